@@ -1,0 +1,136 @@
+/* base.c - allocation that aborts on failure, error codes, time conversion. */
+#include "base.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "fleetsim: out of memory allocating %zu bytes\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        oom(count * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        oom(n);
+    return q;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+void xgrow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+    void **p = pp;
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    *p = xrealloc(*p, c * elem);
+    *cap = c;
+}
+
+int fs_fail(struct fs_err *e, int code, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        e->code = code;
+    }
+    return code;
+}
+
+struct code_info {
+    int code, exit_code;
+    const char *name, *msg;
+};
+
+static const struct code_info codes[] = {
+#define FS_ERR_INFO(name, num, exit_code, msg) {-(num), exit_code, #name, msg},
+    FS_ERRORS(FS_ERR_INFO)
+#undef FS_ERR_INFO
+};
+
+static const struct code_info *code_info(int code)
+{
+    for (size_t i = 0; i < FS_ARRAY_LEN(codes); i++)
+        if (codes[i].code == code)
+            return &codes[i];
+    return &codes[FS_ARRAY_LEN(codes) - 1]; /* INTERNAL */
+}
+
+const char *fs_code_name(int code) { return code == FS_OK ? "OK" : code_info(code)->name; }
+const char *fs_code_message(int code) { return code == FS_OK ? "ok" : code_info(code)->msg; }
+int fs_exit_code(int code) { return code == FS_OK ? 0 : code_info(code)->exit_code; }
+
+int fs_seconds_ok(double s) { return isfinite(s) && s >= 0 && s < 9.0e12; }
+fs_time fs_from_seconds(double s) { return (fs_time)llround(s * (double)FS_USEC); }
+double fs_to_seconds(fs_time t) { return (double)t / (double)FS_USEC; }
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *fs_suggest(const char *s, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(s, cands[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = cands[i];
+        }
+    }
+    size_t limit = strlen(s) / 3 + 1;
+    return best_d <= limit ? best : NULL;
+}

@@ -1,0 +1,70 @@
+/* base.h - the foundation every folder may include: allocation, errors,
+ * simulated time.  It includes nothing of ours.
+ *
+ * Errors: a function that can fail returns 0 or a negative FS_E* code and,
+ * when given a struct fs_err, fills it with a one-line message that names the
+ * file and the place ("scen.json: $.fleet[2].gpu: unknown GPU type ...").
+ * Allocation failure is not an error code: xmalloc and friends abort with a
+ * message, so ordinary code never checks for NULL.
+ */
+#ifndef FS_BASE_H
+#define FS_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Simulated time: integer microseconds since the scenario's start. */
+typedef int64_t fs_time;
+#define FS_USEC 1000000LL
+#define FS_TIME_MAX INT64_MAX
+
+/* Seconds (as read from input) to simulated time, rounded to the nearest
+ * microsecond.  The caller checks the range first (fs_seconds_ok). */
+fs_time fs_from_seconds(double s);
+double fs_to_seconds(fs_time t);
+/* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
+int fs_seconds_ok(double s);
+
+/* X(name, number, process exit code, message).  FS_E<name> is -number; the
+ * exit codes follow sysexits.h and are the ones DESIGN.md documents. */
+#define FS_ERRORS(X)                                        \
+    X(USAGE, 1, 64, "usage error")                          \
+    X(DATA, 2, 65, "bad input data")                        \
+    X(NOINPUT, 3, 66, "cannot open input")                  \
+    X(CANTCREAT, 4, 73, "cannot create output")             \
+    X(INTERNAL, 5, 70, "internal error")
+
+enum fs_code {
+    FS_OK = 0,
+#define FS_ERR_ENUM(name, num, exit_code, msg) FS_E##name = -(num),
+    FS_ERRORS(FS_ERR_ENUM)
+#undef FS_ERR_ENUM
+};
+
+struct fs_err {
+    int code;          /* FS_OK or a negative FS_E* code */
+    char msg[1024];    /* one line, no trailing newline */
+};
+
+/* Set e (when not NULL) to code and a printf-formatted message.
+ * RET: code, so callers can write `return fs_fail(e, FS_EDATA, ...)`. */
+int fs_fail(struct fs_err *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *fs_code_name(int code);    /* "DATA" */
+const char *fs_code_message(int code); /* "bad input data" */
+int fs_exit_code(int code);            /* 0 for FS_OK, 65 for FS_EDATA ... */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *p (an array of elem-size items with capacity *cap) to hold need. */
+void xgrow(void *pp, size_t *cap, size_t need, size_t elem);
+
+/* The closest of n candidate names to s by edit distance, or NULL when none
+ * is close enough to be a useful suggestion. */
+const char *fs_suggest(const char *s, const char *const *cands, size_t n);
+
+#define FS_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

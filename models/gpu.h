@@ -1,0 +1,52 @@
+/* gpu.h - the GPU catalog: every GPU type fleetsim knows, loaded at run time
+ * from models/data/gpus.json.  Adding a GPU is a data change, not a code
+ * change.
+ *
+ * In the file every number is an object {"value": V, "source": "ID"} whose
+ * source ID names an entry of the file's top-level "sources" object (a
+ * citation, or an explicit assumption).  The loader checks that every field
+ * is present, numeric, in range, and sourced, and reports the first problem
+ * as "FILE: $.gpus[3].memory_gb: ..." (a JSON path) or "FILE:LINE:COL: ..."
+ * for malformed JSON.
+ *
+ * The caller owns the returned catalog and frees it with gpu_catalog_free.
+ */
+#ifndef FS_MODELS_GPU_H
+#define FS_MODELS_GPU_H
+
+#include "../base/base.h"
+
+/* At most this many types, so a set of types fits one uint64_t mask. */
+#define GPU_MAX_TYPES 64
+#define GPU_NAME_MAX 32
+
+struct gpu_type {
+    char name[GPU_NAME_MAX];  /* "h100-sxm" */
+    double memory_gb;         /* on-board memory, GB (1e9 bytes) */
+    double bandwidth_gbs;     /* memory bandwidth, GB/s */
+    double bf16_tflops;       /* dense BF16/FP16 tensor TFLOPS */
+    double fp32_tflops;       /* dense FP32 (non-tensor) TFLOPS */
+    char link[16];            /* "nvlink" or "pcie" */
+    double link_gbs;          /* GPU-GPU bandwidth, GB/s, one direction */
+    double tdp_w;             /* board power limit, W */
+    double idle_w;            /* power at 0 % utilization, W */
+};
+
+struct gpu_catalog {
+    int n;
+    struct gpu_type types[GPU_MAX_TYPES];
+    const char *names[GPU_MAX_TYPES]; /* types[i].name, for fs_suggest */
+};
+
+/* Load the catalog from path.
+ * OUT *out: a new catalog on success, NULL on failure.
+ * RET: 0, FS_ENOINPUT (cannot read the file) or FS_EDATA (malformed JSON,
+ *      missing/mistyped/out-of-range field, unknown key, unknown source,
+ *      duplicate name, more than GPU_MAX_TYPES types), with err filled. */
+int gpu_catalog_load(const char *path, struct gpu_catalog **out, struct fs_err *err);
+void gpu_catalog_free(struct gpu_catalog *cat);
+
+/* Index of the type called name, or -1. */
+int gpu_catalog_find(const struct gpu_catalog *cat, const char *name);
+
+#endif

@@ -1,0 +1,46 @@
+/* job.h - a unit of work the scheduler places: what it asks for, and where
+ * and when it ran.  Knows nothing of the engine, the clock or files.
+ */
+#ifndef FS_SCHED_JOB_H
+#define FS_SCHED_JOB_H
+
+#include "../base/base.h"
+
+enum job_kind { JOB_TRAIN, JOB_FINETUNE, JOB_INFER, JOB_BATCH, JOB_KIND_COUNT };
+
+/* "train", "finetune", "infer", "batch". */
+const char *job_kind_name(enum job_kind k);
+/* RET: the kind called name, or -1. */
+int job_kind_parse(const char *name);
+
+enum job_state {
+    JOB_FUTURE,   /* not submitted yet */
+    JOB_QUEUED,   /* submitted, waiting for GPUs */
+    JOB_RUNNING,
+    JOB_DONE,
+};
+
+struct job {
+    int64_t id;          /* the trace's job id */
+    fs_time submit;
+    uint8_t kind;        /* enum job_kind */
+    uint8_t state;       /* enum job_state */
+    uint16_t team;       /* index into the workload's team names */
+    int32_t gpus;        /* GPUs requested: 1..node size, or whole nodes */
+    double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
+    uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
+    int32_t ref_type;    /* catalog index the work is stated on */
+    double work;         /* reference GPU-seconds (on ref_type) */
+
+    /* Placement, set by the scheduler when the job starts. */
+    int32_t type;        /* catalog index, -1 before placement */
+    int32_t node;        /* first (or only) node */
+    int32_t nnodes;      /* > 1 for a gang of whole nodes */
+    int32_t *gang;       /* the nnodes node ids when nnodes > 1, else NULL */
+    fs_time start, end;  /* -1 until known */
+};
+
+/* Set the placement and timing fields to "not placed". */
+void job_reset_placement(struct job *j);
+
+#endif

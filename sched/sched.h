@@ -1,0 +1,91 @@
+/* sched.h - the scheduling core: a job queue, a cluster, and a policy that
+ * decides which queued job goes where.  It knows nothing of the engine, the
+ * clock or files; a live orchestrator could link it unchanged.
+ *
+ * A policy is a const table of hooks (struct sched_policy) registered by name
+ * in sched_policies[].  A placement decision runs through fixed extension
+ * points, in this order, at one dispatch site (sched.c):
+ *
+ *   queue_less  the order queued jobs are considered in (NULL: submit time,
+ *               then id - FIFO);
+ *   filter      may this node host the job? (NULL: any node with room);
+ *   score       how good is this node, SCHED_SCORE_MIN..SCHED_SCORE_MAX,
+ *               higher is better; ties go to the lowest node id.
+ *
+ * Candidates come from the cluster's free-capacity index, never a scan of
+ * every node.  A policy whose best node in each free-count bucket is always
+ * that bucket's first (lowest-id) node that passes the filter sets
+ * first_in_bucket_wins, and the core scores only those.
+ *
+ * A job larger than a node of a type runs as a gang of whole nodes of that
+ * type (gpus must be a multiple of the node size); the gang takes the
+ * lowest-id fully free nodes.
+ *
+ * The sched owns its queue array, not the jobs: the caller owns every job
+ * and keeps it alive while it is queued or running.
+ */
+#ifndef FS_SCHED_SCHED_H
+#define FS_SCHED_SCHED_H
+
+#include <stdbool.h>
+
+#include "cluster.h"
+#include "job.h"
+
+#define SCHED_SCORE_MIN 0
+#define SCHED_SCORE_MAX 1000
+
+/* Scratch state for one placement decision.  Policies must not keep
+ * pointers into it. */
+struct sched_cycle {
+    const struct cluster *cl;
+    int32_t type;  /* the catalog type being considered */
+};
+
+struct sched_policy {
+    const char *name;
+    const char *summary;     /* one line for --help and the README */
+    /* Strict order: when the first job in queue order cannot start, nothing
+     * behind it may start (no skipping ahead). */
+    bool strict_order;
+    bool first_in_bucket_wins;
+    bool (*queue_less)(const struct job *a, const struct job *b);
+    bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
+    int (*score)(const struct sched_cycle *c, const struct job *j, int32_t node);
+};
+
+/* NULL-terminated registry of every shipped policy. */
+extern const struct sched_policy *const sched_policies[];
+/* RET: the policy called name, or NULL. */
+const struct sched_policy *sched_policy_find(const char *name);
+/* Names of all policies, in registry order, NULL-terminated (for messages). */
+const char *const *sched_policy_names(size_t *n);
+
+struct sched {
+    struct cluster *cl;                 /* not owned */
+    const struct sched_policy *policy;
+    struct job **queue;                 /* in queue_less order */
+    size_t nqueue, cap;
+    bool freed;       /* capacity was given back since the last cycle */
+    size_t nfresh;    /* jobs queued since the last cycle (queue tail) */
+};
+
+void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);
+void sched_fini(struct sched *s);
+
+/* Queue j (state becomes JOB_QUEUED). */
+void sched_submit(struct sched *s, struct job *j);
+
+/* Can j ever run on this cluster (some allowed type with enough memory and
+ * a node size that fits it)?  RET: true if so. */
+bool sched_fits_fleet(const struct cluster *cl, const struct job *j);
+
+/* Place every queued job the policy allows, now.  For each job started,
+ * sets its placement, takes its GPUs, sets state JOB_RUNNING and calls
+ * started(ctx, job).  RET: the number of jobs started. */
+size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), void *ctx);
+
+/* Give back a running job's GPUs (state becomes JOB_DONE). */
+void sched_release(struct sched *s, struct job *j);
+
+#endif

@@ -1,0 +1,90 @@
+/* workload.h - the jobs a scenario runs, from a trace file or a generator.
+ *
+ * Native job CSV (documented in scenarios/README.md).  The first line is the
+ * header, exactly:
+ *
+ *   id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type
+ *
+ * id         integer job id, unique in the file
+ * submit_s   submit time, seconds since the scenario start (>= 0)
+ * kind       train | finetune | infer | batch
+ * team       team name (1-31 characters, no comma)
+ * gpus       GPUs requested (integer >= 1)
+ * gpu_mem_gb memory needed per GPU, GB (>= 0; 0 = any)
+ * allowed_types  catalog type names separated by '|'; empty = any
+ * work_gpu_s work in reference GPU-seconds (> 0): the GPU-seconds the job
+ *            needs on GPUs of ref_type
+ * ref_type   catalog type the work is stated on
+ *
+ * Rows need not be sorted; the workload is sorted by (submit, id) after
+ * loading.  Empty lines and lines starting with '#' are skipped.
+ *
+ * The caller owns a workload and frees it with workload_free.
+ */
+#ifndef FS_SIM_WORKLOAD_H
+#define FS_SIM_WORKLOAD_H
+
+#include <stdio.h>
+
+#include "../models/gpu.h"
+#include "../sched/job.h"
+
+#define WORKLOAD_MAX_TEAMS 65535
+#define WORKLOAD_TEAM_MAX 32
+
+struct workload {
+    struct job *jobs;
+    size_t n, cap;
+    char **teams;     /* interned team names; job.team indexes this */
+    size_t nteams, teams_cap;
+};
+
+void workload_init(struct workload *w);
+void workload_free(struct workload *w);
+
+/* Index of team name, added when new.  RET: index, or -1 when the table is
+ * full (WORKLOAD_MAX_TEAMS). */
+int workload_team(struct workload *w, const char *name);
+
+/* Append a job (copied); placement fields are reset. */
+struct job *workload_add(struct workload *w, const struct job *j);
+
+/* Sort by (submit, id), stable. */
+void workload_sort(struct workload *w);
+
+/* Read a native job CSV into w (appending).
+ * RET: 0; FS_ENOINPUT when the file cannot be opened; FS_EDATA for a bad
+ * header, a bad field (message "FILE:LINE: column NAME: ...") or a duplicate
+ * id. */
+int workload_read_native(const char *path, const struct gpu_catalog *cat,
+                         struct workload *w, struct fs_err *err);
+
+/* Write w as a native job CSV to f (the inverse of workload_read_native). */
+int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat);
+
+#define GEN_MAX_CHOICES 32
+
+/* A synthetic workload: Poisson arrivals, lognormal per-GPU durations, and
+ * discrete distributions of GPU counts, kinds and teams - all drawn from GSL
+ * distributions on separate RNG streams (sim/rng.h). */
+struct gen_spec {
+    int64_t jobs;               /* how many jobs */
+    double arrivals_per_hour;   /* Poisson rate */
+    double duration_median_s;   /* per-GPU run time on ref_type, median */
+    double duration_sigma;      /* lognormal sigma (of ln seconds) */
+    double duration_max_s;      /* draws are capped here (0: no cap) */
+    int ncounts;
+    int32_t gpu_counts[GEN_MAX_CHOICES];
+    double gpu_weights[GEN_MAX_CHOICES];
+    double kind_weights[JOB_KIND_COUNT];
+    int nteams;
+    char team_names[GEN_MAX_CHOICES][WORKLOAD_TEAM_MAX];
+    double team_weights[GEN_MAX_CHOICES];
+    int32_t ref_type;           /* catalog index */
+};
+
+/* Append spec->jobs generated jobs (ids 1..jobs) to w.  Job i's work is
+ * gpus x duration.  Same spec and seed: the same jobs, bit for bit. */
+void workload_generate(const struct gen_spec *spec, uint64_t seed, struct workload *w);
+
+#endif

@@ -1,0 +1,52 @@
+/* testutil.c - CUnit runner and temporary files for the suites. */
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int tu_run(const char *name, CU_SuiteInfo *suites)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 70;
+    if (CU_register_suites(suites) != CUE_SUCCESS) {
+        fprintf(stderr, "%s: %s\n", name, CU_get_error_msg());
+        CU_cleanup_registry();
+        return 70;
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed() +
+                      CU_get_number_of_tests_failed();
+    unsigned ran = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    printf("%s: %u tests run, %s\n", name, ran, failed ? "FAILED" : "ok");
+    return failed || ran == 0 ? 1 : 0;
+}
+
+const char *tu_path(const char *rel)
+{
+    return rel;
+}
+
+const char *tu_tmpfile(const char *suffix, const char *text)
+{
+    static char paths[8][256];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, 256, "/tmp/fleetsim-test-XXXXXX%s", suffix);
+    int fd = mkstemps(p, (int)strlen(suffix));
+    if (fd < 0) {
+        perror("mkstemps");
+        abort();
+    }
+    size_t n = strlen(text);
+    if (write(fd, text, n) != (ssize_t)n) {
+        perror("write");
+        abort();
+    }
+    close(fd);
+    return p;
+}

@@ -1,0 +1,21 @@
+/* testutil.h - shared by the CUnit suites. */
+#ifndef FS_TESTS_TESTUTIL_H
+#define FS_TESTS_TESTUTIL_H
+
+#include <CUnit/CUnit.h>
+
+/* Register suites (a CU_SuiteInfo array ending in CU_SUITE_INFO_NULL), run
+ * them verbosely and return the process exit status: 0 only when every
+ * assertion passed and no suite failed to set up.  The failure count is read
+ * before the registry is cleaned up. */
+int tu_run(const char *name, CU_SuiteInfo *suites);
+
+/* Path of a file in the source tree, made from the test binary's working
+ * directory (make check runs from the repository root). */
+const char *tu_path(const char *rel);
+
+/* Write text to a fresh temporary file; RET: its path (static buffer, one
+ * per call slot 0..7, reused round-robin). */
+const char *tu_tmpfile(const char *suffix, const char *text);
+
+#endif
