@@ -2,12 +2,17 @@
  * from models/data/gpus.json.  Adding a GPU is a data change, not a code
  * change.
  *
- * In the file every number is an object {"value": V, "source": "ID"} whose
- * source ID names an entry of the file's top-level "sources" object (a
- * citation, or an explicit assumption).  The loader checks that every field
- * is present, numeric, in range, and sourced, and reports the first problem
- * as "FILE: $.gpus[3].memory_gb: ..." (a JSON path) or "FILE:LINE:COL: ..."
- * for malformed JSON.
+ * The file is {"about": "...", "sources": {"ID": "citation", ...},
+ * "gpus": [{"name": ..., "link": "nvlink"|"pcie", "memory_gb": ..., ...}]}.
+ * Every number is an object {"value": V, "source": "ID"} (plus an optional
+ * "notes" string) whose source ID names an entry of "sources": a citation,
+ * or an explicit assumption, whose ID starts "ASSUMPTION" and whose text
+ * starts "assumption:".  Names are 1..GPU_NAME_MAX-1 characters of [a-z0-9-]
+ * and unique.  The loader checks that every field is present, numeric,
+ * finite, in range (idle_w and link_gbs >= 0, idle_w < tdp_w, the rest > 0)
+ * and sourced, rejects unknown keys (suggesting the closest known one), and
+ * reports the first problem as "FILE: $.gpus[3].memory_gb.value: ..." (a JSON
+ * path) or "FILE:LINE:COL: malformed JSON".
  *
  * The caller owns the returned catalog and frees it with gpu_catalog_free.
  */
@@ -44,9 +49,9 @@ struct gpu_catalog {
  *      missing/mistyped/out-of-range field, unknown key, unknown source,
  *      duplicate name, more than GPU_MAX_TYPES types), with err filled. */
 int gpu_catalog_load(const char *path, struct gpu_catalog **out, struct fs_err *err);
-void gpu_catalog_free(struct gpu_catalog *cat);
+void gpu_catalog_free(struct gpu_catalog *cat); /* NULL is fine */
 
-/* Index of the type called name, or -1. */
+/* Index of the type called name, or -1 (also when cat or name is NULL). */
 int gpu_catalog_find(const struct gpu_catalog *cat, const char *name);
 
 #endif

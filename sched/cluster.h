@@ -51,8 +51,7 @@ struct cluster {
     int64_t gpus, allocated;       /* whole fleet */
 };
 
-/* Build the fleet: groups in order, node ids assigned consecutively.
- * A type may appear in only one run of consecutive groups. */
+/* Build the fleet: groups in order, node ids assigned consecutively. */
 struct cluster *cluster_new(const struct gpu_catalog *cat,
                             const struct fleet_group *groups, int ngroups);
 void cluster_free(struct cluster *cl);

@@ -66,8 +66,11 @@ struct sched {
     const struct sched_policy *policy;
     struct job **queue;                 /* in queue_less order */
     size_t nqueue, cap;
-    bool freed;       /* capacity was given back since the last cycle */
-    size_t nfresh;    /* jobs queued since the last cycle (queue tail) */
+    /* Jobs queued since the last cycle.  When no capacity was given back
+     * since then (freed is false), only these can have become placeable. */
+    struct job **fresh;
+    size_t nfresh, fresh_cap;
+    bool freed;
 };
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);

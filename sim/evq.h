@@ -45,7 +45,10 @@ evq_handle evq_push(struct evq *q, fs_time time, int kind, int32_t arg);
 /* Remove the earliest event into *out.  RET: false when the queue is empty. */
 bool evq_pop(struct evq *q, struct event *out);
 
-/* Time of the earliest event, or FS_TIME_MAX when empty. */
+/* Time of the earliest event, or FS_TIME_MAX when empty.  An event queued at
+ * FS_TIME_MAX looks the same as an empty queue, so a loop that runs "while
+ * evq_peek_time(q) <= horizon" must also test evq_size when horizon can be
+ * FS_TIME_MAX. */
 fs_time evq_peek_time(const struct evq *q);
 
 /* Remove the event h if it is still queued.  RET: true if it was. */

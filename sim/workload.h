@@ -37,6 +37,11 @@ struct workload {
     size_t n, cap;
     char **teams;     /* interned team names; job.team indexes this */
     size_t nteams, teams_cap;
+    /* Private to workload.c: open-addressing hash of team names, each slot
+     * 0 (empty) or a teams index + 1.  It only maps a name to the index
+     * given in first-seen order, so it never affects determinism. */
+    uint32_t *team_slots;
+    size_t team_slots_cap;
 };
 
 void workload_init(struct workload *w);
@@ -52,14 +57,20 @@ struct job *workload_add(struct workload *w, const struct job *j);
 /* Sort by (submit, id), stable. */
 void workload_sort(struct workload *w);
 
-/* Read a native job CSV into w (appending).
- * RET: 0; FS_ENOINPUT when the file cannot be opened; FS_EDATA for a bad
- * header, a bad field (message "FILE:LINE: column NAME: ...") or a duplicate
- * id. */
+/* Read a native job CSV into w (appending), then sort w (workload_sort).
+ * RET: 0; FS_ENOINPUT when the file cannot be opened or read; FS_EDATA for a
+ * bad header, a bad field (message "FILE:LINE: column NAME: ..."), a
+ * duplicate id (also against jobs already in w), a line over 64 KiB or with
+ * a NUL byte, or a file without jobs.  On failure w holds what it held
+ * before the call. */
 int workload_read_native(const char *path, const struct gpu_catalog *cat,
                          struct workload *w, struct fs_err *err);
 
-/* Write w as a native job CSV to f (the inverse of workload_read_native). */
+/* Write w as a native job CSV to f (the inverse of workload_read_native:
+ * reading the output back gives the same jobs, bit for bit, for submit
+ * times below 2^53 us, about 285 years).  f is flushed, not closed.
+ * RET: 0; FS_ECANTCREAT on a write error; FS_EINTERNAL when a job's team or
+ * ref_type does not index w's teams or cat (nothing sensible to write). */
 int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat);
 
 #define GEN_MAX_CHOICES 32
@@ -84,7 +95,14 @@ struct gen_spec {
 };
 
 /* Append spec->jobs generated jobs (ids 1..jobs) to w.  Job i's work is
- * gpus x duration.  Same spec and seed: the same jobs, bit for bit. */
+ * gpus x duration.  Same spec and seed: the same jobs, bit for bit.
+ * Inter-arrival gaps are exponential with mean 3600 / arrivals_per_hour s,
+ * the first job arriving one gap after time 0; per-GPU durations are
+ * lognormal (median, sigma), capped at duration_max_s and at least 1 s.
+ * The spec must be valid (the scenario loader checks it): jobs >= 0, rate,
+ * median > 0, sigma >= 0, max >= 0, 1 <= ncounts, nteams <= GEN_MAX_CHOICES,
+ * each weight list non-negative with a positive sum, counts >= 1; an
+ * invalid spec is a programming error and aborts with a message. */
 void workload_generate(const struct gen_spec *spec, uint64_t seed, struct workload *w);
 
 #endif

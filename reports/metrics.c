@@ -1,0 +1,114 @@
+/* metrics.c - exact time integrals and the timeseries.csv stream. */
+#include "metrics.h"
+
+#include <stdlib.h>
+
+static void write_header(const struct metrics *m)
+{
+    const struct gpu_catalog *cat = m->sc->cat;
+    fprintf(m->ts, "time_s,interval_s");
+    for (int t = 0; t < cat->n; t++)
+        if (m->capacity[t])
+            fprintf(m->ts, ",allocated_%s", cat->types[t].name);
+    fprintf(m->ts, ",allocated_total,utilization,queue_len\n");
+}
+
+/* One row: the means over [bucket_start, end). */
+static void write_row(const struct metrics *m, fs_time end)
+{
+    const struct gpu_catalog *cat = m->sc->cat;
+    double width = (double)(end - m->bucket_start);
+    int64_t total_us = 0, cap = 0;
+    fprintf(m->ts, "%.6f,%.6f", fs_to_seconds(m->bucket_start), fs_to_seconds(end - m->bucket_start));
+    for (int t = 0; t < cat->n; t++) {
+        if (!m->capacity[t])
+            continue;
+        fprintf(m->ts, ",%.4f", (double)m->bucket_alloc_us[t] / width);
+        total_us += m->bucket_alloc_us[t];
+        cap += m->capacity[t];
+    }
+    fprintf(m->ts, ",%.4f,%.6f,%.4f\n", (double)total_us / width,
+            (double)total_us / width / (double)cap, (double)m->bucket_queue_us / width);
+}
+
+/* Add the current values over [m->last, to) to every integral. */
+static void accumulate(struct metrics *m, fs_time to)
+{
+    int64_t dt = to - m->last;
+    for (int t = 0; t < m->sc->cat->n; t++) {
+        m->alloc_us[t] += m->alloc[t] * dt;
+        m->bucket_alloc_us[t] += m->alloc[t] * dt;
+    }
+    m->queue_us += m->queue * dt;
+    m->bucket_queue_us += m->queue * dt;
+    m->last = to;
+}
+
+/* Settle the integrals to now, closing every interval that ends by then. */
+static void settle(struct metrics *m, fs_time now)
+{
+    while (now >= m->bucket_start + m->width) {
+        fs_time edge = m->bucket_start + m->width;
+        accumulate(m, edge);
+        if (m->ts)
+            write_row(m, edge);
+        m->bucket_start = edge;
+        for (int t = 0; t < m->sc->cat->n; t++)
+            m->bucket_alloc_us[t] = 0;
+        m->bucket_queue_us = 0;
+    }
+    accumulate(m, now);
+}
+
+static void notify(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    struct metrics *m = ctx;
+    settle(m, s->now);
+    switch (note) {
+    case SIM_SUBMIT:
+        if (++m->queue > m->queue_max)
+            m->queue_max = m->queue;
+        break;
+    case SIM_START:
+        m->queue--;
+        m->alloc[j->type] += j->gpus;
+        break;
+    case SIM_FINISH:
+        m->alloc[j->type] -= j->gpus;
+        break;
+    case SIM_END:
+        if (m->ts && s->now > m->bucket_start)
+            write_row(m, s->now);
+        break;
+    }
+}
+
+struct metrics *metrics_new(const struct scenario *sc, FILE *ts)
+{
+    struct metrics *m = xcalloc(1, sizeof *m);
+    m->sc = sc;
+    m->ts = ts;
+    m->width = sc->ts_interval;
+    for (int g = 0; g < sc->nfleet; g++)
+        m->capacity[sc->fleet[g].type] += (int64_t)sc->fleet[g].nodes * sc->fleet[g].gpus_per_node;
+    if (ts)
+        write_header(m);
+    return m;
+}
+
+void metrics_free(struct metrics *m)
+{
+    free(m);
+}
+
+struct sim_observer metrics_observer(struct metrics *m)
+{
+    return (struct sim_observer){.ctx = m, .notify = notify};
+}
+
+double metrics_utilization(const struct metrics *m, int t, fs_time end)
+{
+    if (end <= 0 || !m->capacity[t])
+        return 0;
+    return (double)m->alloc_us[t] / ((double)m->capacity[t] * (double)end);
+}

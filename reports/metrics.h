@@ -1,0 +1,46 @@
+/* metrics.h - the metrics collector: a sim observer that integrates
+ * piecewise-constant quantities exactly between events (GPU-microseconds
+ * allocated per type, queue-length microseconds) and streams timeseries.csv
+ * rows as simulated time crosses each interval boundary.
+ *
+ * Every figure is an exact integral: a timeseries row holds the mean of each
+ * quantity over its interval, not a sample at one instant.
+ *
+ * The caller owns the collector (metrics_free) and the FILE it writes rows
+ * to, which may be NULL for no timeseries.
+ */
+#ifndef FS_REPORTS_METRICS_H
+#define FS_REPORTS_METRICS_H
+
+#include <stdio.h>
+
+#include "../sim/engine.h"
+
+struct metrics {
+    const struct scenario *sc;
+    FILE *ts;                              /* timeseries.csv, or NULL */
+    fs_time last;                          /* integrals are settled to here */
+    int64_t alloc[GPU_MAX_TYPES];          /* GPUs allocated now, per type */
+    int64_t queue;                         /* jobs queued now */
+    int64_t queue_max;
+    /* Whole-run integrals, in GPU-microseconds and job-microseconds. */
+    int64_t alloc_us[GPU_MAX_TYPES];
+    int64_t queue_us;
+    /* The current timeseries interval [bucket_start, bucket_start + width). */
+    fs_time bucket_start, width;
+    int64_t bucket_alloc_us[GPU_MAX_TYPES];
+    int64_t bucket_queue_us;
+    int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */
+};
+
+/* A collector for sc, writing timeseries rows (header first) to ts. */
+struct metrics *metrics_new(const struct scenario *sc, FILE *ts);
+void metrics_free(struct metrics *m);
+
+/* Share of type t's GPU time allocated over [0, end]; 0 when end is 0. */
+double metrics_utilization(const struct metrics *m, int t, fs_time end);
+
+/* The observer to register with sim_observe. */
+struct sim_observer metrics_observer(struct metrics *m);
+
+#endif

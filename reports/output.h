@@ -1,0 +1,36 @@
+/* output.h - output files written atomically: each goes to a hidden
+ * temporary name in the output folder and is renamed into place only when
+ * the whole run has succeeded, so a failed or interrupted run never leaves a
+ * file that looks complete.
+ */
+#ifndef FS_REPORTS_OUTPUT_H
+#define FS_REPORTS_OUTPUT_H
+
+#include <stdio.h>
+
+#include "../base/base.h"
+
+struct outfile {
+    char *final;   /* DIR/NAME */
+    char *tmp;     /* DIR/.NAME.tmp */
+    FILE *f;
+};
+
+/* Create dir (and its parents) if missing.  RET: 0 or FS_ECANTCREAT. */
+int out_mkdir(const char *dir, struct fs_err *err);
+
+/* Open DIR/.NAME.tmp for writing.  RET: 0 or FS_ECANTCREAT. */
+int out_open(struct outfile *o, const char *dir, const char *name, struct fs_err *err);
+
+/* Flush and close o; RET: 0 or FS_ECANTCREAT on a write error.  The file
+ * stays under its temporary name. */
+int out_close(struct outfile *o, struct fs_err *err);
+
+/* Rename a closed file to its final name.  RET: 0 or FS_ECANTCREAT. */
+int out_commit(struct outfile *o, struct fs_err *err);
+
+/* Close if open, delete the temporary file, free the names.  Accepts a
+ * zeroed or already-committed outfile. */
+void out_discard(struct outfile *o);
+
+#endif

@@ -1,0 +1,213 @@
+/* summary.c - summary.json, jobs.csv and the human summary. */
+#include "summary.h"
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+
+static void count_states(const struct sim *s, struct run_stats *st)
+{
+    for (size_t i = 0; i < s->njobs; i++) {
+        switch (s->jobs[i].state) {
+        case JOB_FUTURE: st->future++; break;
+        case JOB_QUEUED: st->queued++; break;
+        case JOB_RUNNING: st->running++; break;
+        case JOB_DONE: st->completed++; break;
+        }
+    }
+    st->submitted = s->njobs - st->future;
+}
+
+/* Mean and quantiles of x[0..n) (sorted in place); all 0 when n == 0. */
+static void describe(double *x, size_t n, double *mean, double *p50, double *p95,
+                     double *p99, double *max)
+{
+    if (!n) {
+        *mean = *p50 = *p95 = *max = 0;
+        if (p99)
+            *p99 = 0;
+        return;
+    }
+    gsl_sort(x, 1, n);
+    *mean = gsl_stats_mean(x, 1, n);
+    *p50 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.50);
+    *p95 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.95);
+    if (p99)
+        *p99 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.99);
+    *max = x[n - 1];
+}
+
+void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_stats *st)
+{
+    *st = (struct run_stats){0};
+    count_states(s, st);
+    double *wait = xmalloc((s->njobs + 1) * sizeof *wait);
+    double *jct = xmalloc((s->njobs + 1) * sizeof *jct);
+    fs_time last_end = 0;
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->start >= 0)
+            wait[st->nwait++] = fs_to_seconds(j->start - j->submit);
+        if (j->state == JOB_DONE) {
+            jct[st->njct++] = fs_to_seconds(j->end - j->submit);
+            if (j->end > last_end)
+                last_end = j->end;
+        }
+    }
+    describe(wait, st->nwait, &st->wait_mean, &st->wait_p50, &st->wait_p95, &st->wait_p99, &st->wait_max);
+    describe(jct, st->njct, &st->jct_mean, &st->jct_p50, &st->jct_p95, NULL, &st->jct_max);
+    free(wait);
+    free(jct);
+
+    int64_t alloc_us = 0, cap = 0;
+    for (int t = 0; t < s->sc->cat->n; t++) {
+        alloc_us += m->alloc_us[t];
+        cap += m->capacity[t];
+    }
+    st->makespan_s = fs_to_seconds(last_end);
+    st->window_s = fs_to_seconds(s->end);
+    st->alloc_gpu_h = (double)alloc_us / 3.6e9;
+    st->utilization = s->end > 0 ? (double)alloc_us / ((double)cap * (double)s->end) : 0;
+    st->queue_mean = s->end > 0 ? (double)m->queue_us / (double)s->end : 0;
+}
+
+static cJSON *add_obj(cJSON *parent, const char *key)
+{
+    return cJSON_AddObjectToObject(parent, key);
+}
+
+static void add_num(cJSON *o, const char *key, double v)
+{
+    cJSON_AddNumberToObject(o, key, v);
+}
+
+static void add_by_type(cJSON *parent, const char *key, const struct sim *s,
+                        const struct metrics *m, bool utilization)
+{
+    cJSON *o = add_obj(parent, key);
+    for (int t = 0; t < s->sc->cat->n; t++) {
+        if (!m->capacity[t])
+            continue;
+        double v = utilization ? metrics_utilization(m, t, s->end) : (double)m->capacity[t];
+        add_num(o, s->sc->cat->types[t].name, v);
+    }
+}
+
+static cJSON *build_json(const struct sim *s, const struct metrics *m, const struct run_stats *st)
+{
+    const struct scenario *sc = s->sc;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "scenario", sc->name);
+    cJSON_AddStringToObject(root, "policy", sc->policy->name);
+    add_num(root, "seed", (double)sc->seed);
+    add_num(root, "window_s", st->window_s);
+
+    cJSON *fleet = add_obj(root, "fleet");
+    add_num(fleet, "gpus", (double)s->cl->gpus);
+    add_num(fleet, "nodes", s->cl->nnodes);
+    add_by_type(fleet, "gpus_by_type", s, m, false);
+
+    cJSON *jobs = add_obj(root, "jobs");
+    add_num(jobs, "total", (double)s->njobs);
+    add_num(jobs, "submitted", (double)st->submitted);
+    add_num(jobs, "completed", (double)st->completed);
+    add_num(jobs, "queued", (double)st->queued);
+    add_num(jobs, "running", (double)st->running);
+    add_num(jobs, "not_submitted", (double)st->future);
+
+    cJSON *util = add_obj(root, "utilization");
+    add_num(util, "allocated", st->utilization);
+    add_by_type(util, "allocated_by_type", s, m, true);
+    add_num(util, "allocated_gpu_hours", st->alloc_gpu_h);
+
+    cJSON *wait = add_obj(root, "wait_s");
+    add_num(wait, "jobs", (double)st->nwait);
+    add_num(wait, "mean", st->wait_mean);
+    add_num(wait, "p50", st->wait_p50);
+    add_num(wait, "p95", st->wait_p95);
+    add_num(wait, "p99", st->wait_p99);
+    add_num(wait, "max", st->wait_max);
+
+    cJSON *jct = add_obj(root, "jct_s");
+    add_num(jct, "jobs", (double)st->njct);
+    add_num(jct, "mean", st->jct_mean);
+    add_num(jct, "p50", st->jct_p50);
+    add_num(jct, "p95", st->jct_p95);
+    add_num(jct, "max", st->jct_max);
+
+    add_num(root, "makespan_s", st->makespan_s);
+    cJSON *q = add_obj(root, "queue_length");
+    add_num(q, "mean", st->queue_mean);
+    add_num(q, "max", (double)m->queue_max);
+    add_num(root, "events", (double)s->events);
+    return root;
+}
+
+int summary_write_json(FILE *f, const struct sim *s, const struct metrics *m,
+                       const struct run_stats *st)
+{
+    cJSON *root = build_json(s, m, st);
+    char *text = cJSON_Print(root);
+    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    cJSON_free(text);
+    cJSON_Delete(root);
+    return bad ? FS_ECANTCREAT : 0;
+}
+
+static void csv_time(FILE *f, fs_time t)
+{
+    if (t >= 0)
+        fprintf(f, ",%.6f", fs_to_seconds(t));
+    else
+        fputc(',', f);
+}
+
+static const char *const state_names[] = {"not_submitted", "queued", "running", "completed"};
+
+void summary_write_jobs(FILE *f, const struct sim *s)
+{
+    const struct gpu_catalog *cat = s->sc->cat;
+    fprintf(f, "id,kind,team,gpus,gpu_type,nodes,first_node,submit_s,start_s,end_s,"
+               "wait_s,run_s,jct_s,state\n");
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        fprintf(f, "%lld,%s,%s,%d,", (long long)j->id, job_kind_name(j->kind),
+                s->sc->wl.teams[j->team], j->gpus);
+        if (j->type >= 0)
+            fprintf(f, "%s,%d,%d", cat->types[j->type].name, j->nnodes, j->node);
+        else
+            fputs(",,", f);
+        csv_time(f, j->submit);
+        csv_time(f, j->start);
+        csv_time(f, j->end);
+        csv_time(f, j->start >= 0 ? j->start - j->submit : -1);
+        csv_time(f, j->end >= 0 ? j->end - j->start : -1);
+        csv_time(f, j->end >= 0 ? j->end - j->submit : -1);
+        fprintf(f, ",%s\n", state_names[j->state]);
+    }
+}
+
+void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
+                   const struct run_stats *st)
+{
+    const struct scenario *sc = s->sc;
+    fprintf(f, "%s: policy %s, seed %llu, %lld GPUs on %d nodes, %.2f days simulated\n",
+            sc->name, sc->policy->name, (unsigned long long)sc->seed, (long long)s->cl->gpus,
+            s->cl->nnodes, st->window_s / 86400);
+    fprintf(f, "  jobs         %zu submitted: %zu completed, %zu running, %zu queued at the end\n",
+            st->submitted, st->completed, st->running, st->queued);
+    fprintf(f, "  utilization  %.1f %% of GPU time allocated (", 100 * st->utilization);
+    const char *sep = "";
+    for (int t = 0; t < sc->cat->n; t++) {
+        if (!m->capacity[t])
+            continue;
+        fprintf(f, "%s%s %.1f %%", sep, sc->cat->types[t].name, 100 * metrics_utilization(m, t, s->end));
+        sep = ", ";
+    }
+    fprintf(f, ")\n");
+    fprintf(f, "  wait         mean %.2f h, p50 %.2f h, p95 %.2f h, p99 %.2f h\n",
+            st->wait_mean / 3600, st->wait_p50 / 3600, st->wait_p95 / 3600, st->wait_p99 / 3600);
+    fprintf(f, "  completion   mean %.2f h, p95 %.2f h; makespan %.2f days\n",
+            st->jct_mean / 3600, st->jct_p95 / 3600, st->makespan_s / 86400);
+}

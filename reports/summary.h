@@ -1,0 +1,45 @@
+/* summary.h - the run's results: summary.json, jobs.csv and the short human
+ * summary on stderr.  All figures come from the metrics collector's exact
+ * integrals and the jobs' recorded times.
+ *
+ * Definitions (also in README.md):
+ * - the window is [0, end]: end is the horizon when the scenario has one,
+ *   else the time the last job finished;
+ * - utilization = allocated GPU-seconds / (fleet GPUs x window);
+ * - wait = start - submit, over jobs that started; JCT = end - submit, over
+ *   jobs that completed; percentiles interpolate linearly between order
+ *   statistics (GSL's gsl_stats_quantile_from_sorted_data);
+ * - makespan = the last completion time (0 when none completed).
+ */
+#ifndef FS_REPORTS_SUMMARY_H
+#define FS_REPORTS_SUMMARY_H
+
+#include <stdio.h>
+
+#include "metrics.h"
+
+struct run_stats {
+    size_t submitted, completed, queued, running, future;
+    size_t nwait, njct;
+    double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;
+    double jct_mean, jct_p50, jct_p95, jct_max;
+    double makespan_s, window_s;
+    double alloc_gpu_h, utilization;
+    double queue_mean;
+};
+
+/* Compute the figures of a finished run. */
+void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_stats *st);
+
+/* summary.json.  RET: 0 or FS_ECANTCREAT on a write error. */
+int summary_write_json(FILE *f, const struct sim *s, const struct metrics *m,
+                       const struct run_stats *st);
+
+/* jobs.csv: one row per job of the workload. */
+void summary_write_jobs(FILE *f, const struct sim *s);
+
+/* The short human summary. */
+void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
+                   const struct run_stats *st);
+
+#endif

@@ -1,0 +1,300 @@
+/* sched.c - the job queue and the one dispatch site for policy hooks. */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policies.h"
+
+const struct sched_policy *const sched_policies[] = {
+    &sched_policy_fifo,
+    &sched_policy_best_fit,
+    &sched_policy_spread,
+    NULL,
+};
+
+const struct sched_policy *sched_policy_find(const char *name)
+{
+    for (size_t i = 0; sched_policies[i]; i++)
+        if (strcmp(sched_policies[i]->name, name) == 0)
+            return sched_policies[i];
+    return NULL;
+}
+
+const char *const *sched_policy_names(size_t *n)
+{
+    static const char *names[FS_ARRAY_LEN(sched_policies)];
+    size_t i = 0;
+    for (; sched_policies[i]; i++)
+        names[i] = sched_policies[i]->name;
+    names[i] = NULL;
+    if (n)
+        *n = i;
+    return names;
+}
+
+void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p)
+{
+    *s = (struct sched){.cl = cl, .policy = p};
+}
+
+void sched_fini(struct sched *s)
+{
+    free(s->queue);
+    free(s->fresh);
+    *s = (struct sched){0};
+}
+
+static bool fifo_less(const struct job *a, const struct job *b)
+{
+    return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
+}
+
+static bool queue_less(const struct sched *s, const struct job *a, const struct job *b)
+{
+    if (s->policy->queue_less) {
+        if (s->policy->queue_less(a, b))
+            return true;
+        if (s->policy->queue_less(b, a))
+            return false;
+    }
+    return fifo_less(a, b);
+}
+
+void sched_submit(struct sched *s, struct job *j)
+{
+    j->state = JOB_QUEUED;
+    /* Upper bound: the first queued job that j goes before. */
+    size_t lo = 0, hi = s->nqueue;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (queue_less(s, j, s->queue[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    xgrow(&s->queue, &s->cap, s->nqueue + 1, sizeof *s->queue);
+    memmove(&s->queue[lo + 1], &s->queue[lo], (s->nqueue - lo) * sizeof *s->queue);
+    s->queue[lo] = j;
+    s->nqueue++;
+    xgrow(&s->fresh, &s->fresh_cap, s->nfresh + 1, sizeof *s->fresh);
+    s->fresh[s->nfresh++] = j;
+}
+
+static bool type_ok(const struct cluster *cl, const struct job *j, int32_t t)
+{
+    const struct cluster_type *ct = &cl->types[t];
+    if (!ct->max_gpus)
+        return false;
+    if (j->allowed && !(j->allowed >> t & 1))
+        return false;
+    return j->gpu_mem_gb <= cl->cat->types[t].memory_gb;
+}
+
+/* Nodes of type t with exactly t's largest size: the only gang members. */
+static int32_t whole_nodes(const struct cluster *cl, int32_t t)
+{
+    const struct cluster_type *ct = &cl->types[t];
+    int32_t count = 0;
+    for (int32_t n = ct->first_node; n >= 0 && n <= ct->last_node; n++)
+        count += cl->nodes[n].type == t && cl->nodes[n].gpus == ct->max_gpus;
+    return count;
+}
+
+bool sched_fits_fleet(const struct cluster *cl, const struct job *j)
+{
+    for (int32_t t = 0; t < cl->cat->n; t++) {
+        if (!type_ok(cl, j, t))
+            continue;
+        int32_t size = cl->types[t].max_gpus;
+        if (j->gpus <= size)
+            return true;
+        if (j->gpus % size == 0 && j->gpus / size <= whole_nodes(cl, t))
+            return true;
+    }
+    return false;
+}
+
+struct choice {
+    int score;
+    int32_t node, type;
+};
+
+static bool better(const struct choice *best, int score, int32_t node)
+{
+    return best->node < 0 || score > best->score || (score == best->score && node < best->node);
+}
+
+static int score_of(const struct sched_policy *p, const struct sched_cycle *c,
+                    const struct job *j, int32_t node)
+{
+    return p->score ? p->score(c, j, node) : SCHED_SCORE_MIN;
+}
+
+static bool filtered(const struct sched_policy *p, const struct sched_cycle *c,
+                     const struct job *j, int32_t node)
+{
+    return p->filter && !p->filter(c, j, node);
+}
+
+/* Best node of type t for a job that fits on one node. */
+static void choose_single(const struct sched *s, const struct job *j, int32_t t,
+                          struct choice *best)
+{
+    const struct sched_policy *p = s->policy;
+    struct sched_cycle c = {.cl = s->cl, .type = t};
+    for (int f = j->gpus; f <= s->cl->types[t].max_gpus; f++) {
+        for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
+            if (filtered(p, &c, j, n))
+                continue;
+            int sc = score_of(p, &c, j, n);
+            if (better(best, sc, n))
+                *best = (struct choice){.score = sc, .node = n, .type = t};
+            if (p->first_in_bucket_wins)
+                break;
+        }
+    }
+}
+
+/* The first m fully free whole nodes of type t that pass the filter, into
+ * out.  RET: true when there are m. */
+static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, int32_t *out, int32_t m)
+{
+    struct sched_cycle c = {.cl = s->cl, .type = t};
+    int size = s->cl->types[t].max_gpus;
+    int32_t k = 0;
+    for (int32_t n = cluster_next(s->cl, t, size, -1); n >= 0 && k < m; n = cluster_next(s->cl, t, size, n))
+        if (!filtered(s->policy, &c, j, n))
+            out[k++] = n;
+    return k == m;
+}
+
+static void choose_gang(const struct sched *s, const struct job *j, int32_t t, struct choice *best)
+{
+    int size = s->cl->types[t].max_gpus;
+    if (j->gpus % size || cluster_count(s->cl, t, size) < j->gpus / size)
+        return;
+    int32_t first;
+    if (!gang_nodes(s, j, t, &first, 1))
+        return;
+    struct sched_cycle c = {.cl = s->cl, .type = t};
+    int sc = score_of(s->policy, &c, j, first);
+    if (better(best, sc, first))
+        *best = (struct choice){.score = sc, .node = first, .type = t};
+}
+
+static void take(struct sched *s, struct job *j, const struct choice *ch)
+{
+    int size = s->cl->types[ch->type].max_gpus;
+    j->type = ch->type;
+    j->node = ch->node;
+    if (j->gpus <= size) {
+        j->nnodes = 1;
+        cluster_take(s->cl, ch->node, j->gpus);
+        return;
+    }
+    j->nnodes = j->gpus / size;
+    j->gang = xmalloc((size_t)j->nnodes * sizeof *j->gang);
+    gang_nodes(s, j, ch->type, j->gang, j->nnodes);
+    j->node = j->gang[0];
+    for (int32_t k = 0; k < j->nnodes; k++)
+        cluster_take(s->cl, j->gang[k], size);
+}
+
+/* Place j now if the policy finds room.  RET: true if placed. */
+static bool try_place(struct sched *s, struct job *j)
+{
+    struct choice best = {.node = -1, .type = -1};
+    for (int32_t t = 0; t < s->cl->cat->n; t++) {
+        const struct cluster_type *ct = &s->cl->types[t];
+        if (!type_ok(s->cl, j, t) || ct->gpus - ct->allocated < j->gpus)
+            continue;
+        if (j->gpus <= ct->max_gpus)
+            choose_single(s, j, t, &best);
+        else
+            choose_gang(s, j, t, &best);
+    }
+    if (best.node < 0)
+        return false;
+    take(s, j, &best);
+    j->state = JOB_RUNNING;
+    return true;
+}
+
+static bool cluster_full(const struct sched *s)
+{
+    return s->cl->allocated >= s->cl->gpus;
+}
+
+/* Try jobs in queue order, removing the ones that start. */
+static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *), void *ctx)
+{
+    size_t kept = 0, nstarted = 0, i = 0;
+    for (; i < s->nqueue && !cluster_full(s); i++) {
+        struct job *j = s->queue[i];
+        if (try_place(s, j)) {
+            nstarted++;
+            started(ctx, j);
+            continue;
+        }
+        s->queue[kept++] = j;
+        if (s->policy->strict_order) {
+            i++;
+            break;
+        }
+    }
+    memmove(&s->queue[kept], &s->queue[i], (s->nqueue - i) * sizeof *s->queue);
+    s->nqueue = kept + (s->nqueue - i);
+    return nstarted;
+}
+
+static void remove_queued(struct sched *s, const struct job *j)
+{
+    for (size_t i = s->nqueue; i-- > 0;)
+        if (s->queue[i] == j) {
+            memmove(&s->queue[i], &s->queue[i + 1], (s->nqueue - i - 1) * sizeof *s->queue);
+            s->nqueue--;
+            return;
+        }
+}
+
+/* Nothing was freed since the last cycle, so only the fresh jobs can start
+ * (every older job already failed against at least this much room). */
+static size_t scan_fresh(struct sched *s, void (*started)(void *, struct job *), void *ctx)
+{
+    size_t nstarted = 0;
+    for (size_t k = 0; k < s->nfresh && !cluster_full(s); k++) {
+        struct job *j = s->fresh[k];
+        if (j->state == JOB_QUEUED && try_place(s, j)) {
+            remove_queued(s, j);
+            nstarted++;
+            started(ctx, j);
+        }
+    }
+    return nstarted;
+}
+
+size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), void *ctx)
+{
+    /* A strict-order scan stops at the first job that cannot start, so it
+     * is cheap however long the queue; otherwise, with no room freed, only
+     * the fresh jobs need a look. */
+    size_t n = s->freed || s->policy->strict_order ? scan_queue(s, started, ctx)
+                                                   : scan_fresh(s, started, ctx);
+    s->freed = false;
+    s->nfresh = 0;
+    return n;
+}
+
+void sched_release(struct sched *s, struct job *j)
+{
+    if (j->nnodes > 1) {
+        int size = s->cl->types[j->type].max_gpus;
+        for (int32_t k = 0; k < j->nnodes; k++)
+            cluster_give(s->cl, j->gang[k], size);
+    } else {
+        cluster_give(s->cl, j->node, j->gpus);
+    }
+    j->state = JOB_DONE;
+    s->freed = true;
+}

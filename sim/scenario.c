@@ -1,0 +1,341 @@
+/* scenario.c - loading a scenario file (schema in scenarios/README.md). */
+#include "scenario.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/json.h"
+
+/* Everything a loader step needs to name the place of an error. */
+struct ctx {
+    const char *file;
+    struct scenario *sc;
+    const struct scenario_options *opt;
+    struct fs_err *err;
+};
+
+/* A path relative to the scenario file's folder (absolute paths kept). */
+static char *relative_to(const char *file, const char *rel)
+{
+    if (rel[0] == '/')
+        return xstrdup(rel);
+    char *copy = xstrdup(file);
+    const char *dir = dirname(copy);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *out = xmalloc(n);
+    snprintf(out, n, "%s/%s", dir, rel);
+    free(copy);
+    return out;
+}
+
+static int unknown_gpu(struct ctx *c, const char *path, const char *name)
+{
+    const char *hint = fs_suggest(name, c->sc->cat->names, (size_t)c->sc->cat->n);
+    return fs_fail(c->err, FS_EDATA, "%s: %s: unknown GPU type \"%s\"%s%s%s", c->file, path, name,
+                   hint ? "; did you mean \"" : "", hint ? hint : "", hint ? "\"?" : "");
+}
+
+static int load_catalog(struct ctx *c, const cJSON *root)
+{
+    const char *rel = NULL;
+    int rc = json_string(root, "catalog", false, &rel, c->file, "$", c->err);
+    if (rc)
+        return rc;
+    if (rel)
+        c->sc->catalog_path = relative_to(c->file, rel);
+    else if (c->opt && c->opt->catalog)
+        c->sc->catalog_path = xstrdup(c->opt->catalog);
+    else
+        return fs_fail(c->err, FS_ENOINPUT, "%s: no GPU catalog: set \"catalog\" or FLEETSIM_DATA", c->file);
+    return gpu_catalog_load(c->sc->catalog_path, &c->sc->cat, c->err);
+}
+
+static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, struct fleet_group *out)
+{
+    static const char *const keys[] = {"gpu", "nodes", "gpus_per_node", NULL};
+    const char *gpu = NULL;
+    int64_t nodes = 0, per = 0;
+    int rc;
+    if (!cJSON_IsObject(g))
+        return fs_fail(c->err, FS_EDATA, "%s: %s: expected an object", c->file, path);
+    if ((rc = json_check_keys(g, keys, c->file, path, c->err)) ||
+        (rc = json_string(g, "gpu", true, &gpu, c->file, path, c->err)) ||
+        (rc = json_int(g, "nodes", true, 1, 1000000, &nodes, c->file, path, c->err)) ||
+        (rc = json_int(g, "gpus_per_node", true, 1, CLUSTER_MAX_NODE_GPUS, &per, c->file, path, c->err)))
+        return rc;
+    int t = gpu_catalog_find(c->sc->cat, gpu);
+    if (t < 0) {
+        char p[64];
+        snprintf(p, sizeof p, "%s.gpu", path);
+        return unknown_gpu(c, p, gpu);
+    }
+    *out = (struct fleet_group){.type = t, .nodes = (int32_t)nodes, .gpus_per_node = (int32_t)per};
+    return 0;
+}
+
+static int load_fleet(struct ctx *c, const cJSON *root)
+{
+    const cJSON *fleet = NULL;
+    int rc = json_child(root, "fleet", true, cJSON_Array, &fleet, c->file, "$", c->err);
+    if (rc)
+        return rc;
+    int n = cJSON_GetArraySize(fleet);
+    if (n == 0)
+        return fs_fail(c->err, FS_EDATA, "%s: $.fleet: the fleet is empty", c->file);
+    c->sc->fleet = xcalloc((size_t)n, sizeof *c->sc->fleet);
+    int64_t nodes = 0;
+    const cJSON *g;
+    cJSON_ArrayForEach(g, fleet) {
+        char path[48];
+        snprintf(path, sizeof path, "$.fleet[%d]", c->sc->nfleet);
+        if ((rc = load_fleet_group(c, g, path, &c->sc->fleet[c->sc->nfleet])))
+            return rc;
+        nodes += c->sc->fleet[c->sc->nfleet++].nodes;
+    }
+    if (nodes > 1000000)
+        return fs_fail(c->err, FS_EDATA, "%s: $.fleet: %lld nodes in all; at most 1000000",
+                       c->file, (long long)nodes);
+    return 0;
+}
+
+/* A JSON object of name -> weight into parallel arrays; RET 0 or FS_EDATA. */
+static int load_weights(struct ctx *c, const cJSON *obj, const char *path,
+                        const char **names, double *weights, int *n)
+{
+    const cJSON *w;
+    double sum = 0;
+    *n = 0;
+    cJSON_ArrayForEach(w, obj) {
+        if (*n == GEN_MAX_CHOICES)
+            return fs_fail(c->err, FS_EDATA, "%s: %s: at most %d entries", c->file, path, GEN_MAX_CHOICES);
+        if (!cJSON_IsNumber(w) || !(w->valuedouble >= 0) || w->valuedouble > 1e9)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.%s: weight must be a number >= 0",
+                           c->file, path, w->string);
+        names[*n] = w->string;
+        weights[(*n)++] = w->valuedouble;
+        sum += w->valuedouble;
+    }
+    if (!(sum > 0))
+        return fs_fail(c->err, FS_EDATA, "%s: %s: needs at least one positive weight", c->file, path);
+    return 0;
+}
+
+static int load_gen_choices(struct ctx *c, const cJSON *gen, struct gen_spec *g)
+{
+    const char *names[GEN_MAX_CHOICES];
+    double weights[GEN_MAX_CHOICES];
+    const cJSON *obj = NULL;
+    int n, rc;
+    const char *p = "$.workload.generator";
+
+    if ((rc = json_child(gen, "gpus", true, cJSON_Object, &obj, c->file, p, c->err)) ||
+        (rc = load_weights(c, obj, "$.workload.generator.gpus", names, g->gpu_weights, &g->ncounts)))
+        return rc;
+    for (int k = 0; k < g->ncounts; k++) {
+        char *end;
+        long v = strtol(names[k], &end, 10);
+        if (*end || end == names[k] || v < 1 || v > 100000)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: key \"%s\" is not a GPU count (1..100000)",
+                           c->file, p, names[k]);
+        g->gpu_counts[k] = (int32_t)v;
+    }
+    if ((rc = json_child(gen, "kinds", true, cJSON_Object, &obj, c->file, p, c->err)) ||
+        (rc = load_weights(c, obj, "$.workload.generator.kinds", names, weights, &n)))
+        return rc;
+    for (int k = 0; k < n; k++) {
+        int kind = job_kind_parse(names[k]);
+        if (kind < 0)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.kinds: unknown job kind \"%s\" "
+                           "(train, finetune, infer, batch)", c->file, p, names[k]);
+        g->kind_weights[kind] = weights[k];
+    }
+    if ((rc = json_child(gen, "teams", true, cJSON_Object, &obj, c->file, p, c->err)) ||
+        (rc = load_weights(c, obj, "$.workload.generator.teams", names, g->team_weights, &g->nteams)))
+        return rc;
+    for (int k = 0; k < g->nteams; k++) {
+        if (strlen(names[k]) >= WORKLOAD_TEAM_MAX || strchr(names[k], ',') || !names[k][0])
+            return fs_fail(c->err, FS_EDATA, "%s: %s.teams: team name \"%s\" must be 1-%d characters, no comma",
+                           c->file, p, names[k], WORKLOAD_TEAM_MAX - 1);
+        strcpy(g->team_names[k], names[k]);
+    }
+    return 0;
+}
+
+static int load_generator(struct ctx *c, const cJSON *gen)
+{
+    static const char *const keys[] = {"jobs", "arrivals_per_hour", "duration_median_s",
+                                       "duration_sigma", "duration_max_s", "gpus", "kinds",
+                                       "teams", "reference_gpu", NULL};
+    const char *p = "$.workload.generator", *ref = NULL;
+    struct gen_spec g = {0};
+    int rc;
+    if ((rc = json_check_keys(gen, keys, c->file, p, c->err)) ||
+        (rc = json_int(gen, "jobs", true, 1, 10000000, &g.jobs, c->file, p, c->err)) ||
+        (rc = json_number(gen, "arrivals_per_hour", true, 1e-6, 1e9, &g.arrivals_per_hour, c->file, p, c->err)) ||
+        (rc = json_number(gen, "duration_median_s", true, 1, 1e9, &g.duration_median_s, c->file, p, c->err)) ||
+        (rc = json_number(gen, "duration_sigma", true, 0, 10, &g.duration_sigma, c->file, p, c->err)) ||
+        (rc = json_number(gen, "duration_max_s", false, 1, 1e10, &g.duration_max_s, c->file, p, c->err)) ||
+        (rc = json_string(gen, "reference_gpu", true, &ref, c->file, p, c->err)) ||
+        (rc = load_gen_choices(c, gen, &g)))
+        return rc;
+    if ((g.ref_type = gpu_catalog_find(c->sc->cat, ref)) < 0)
+        return unknown_gpu(c, "$.workload.generator.reference_gpu", ref);
+    workload_generate(&g, c->sc->seed, &c->sc->wl);
+    size_t n = strlen(c->file) + strlen(p) + 3;
+    c->sc->workload_source = xmalloc(n);
+    snprintf(c->sc->workload_source, n, "%s: %s", c->file, p);
+    return 0;
+}
+
+static int load_workload(struct ctx *c, const cJSON *root)
+{
+    static const char *const keys[] = {"trace", "format", "generator", NULL};
+    const cJSON *wl = NULL, *gen = NULL;
+    const char *trace = NULL, *format = "native";
+    int rc;
+    if ((rc = json_child(root, "workload", true, cJSON_Object, &wl, c->file, "$", c->err)) ||
+        (rc = json_check_keys(wl, keys, c->file, "$.workload", c->err)) ||
+        (rc = json_child(wl, "generator", false, cJSON_Object, &gen, c->file, "$.workload", c->err)) ||
+        (rc = json_string(wl, "trace", false, &trace, c->file, "$.workload", c->err)) ||
+        (rc = json_string(wl, "format", false, &format, c->file, "$.workload", c->err)))
+        return rc;
+    if (!gen == !trace)
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload: give exactly one of \"trace\" and \"generator\"", c->file);
+    if (gen)
+        return load_generator(c, gen);
+    if (strcmp(format, "native") != 0)
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.format: unknown trace format \"%s\" (native)",
+                       c->file, format);
+    c->sc->workload_source = relative_to(c->file, trace);
+    return workload_read_native(c->sc->workload_source, c->sc->cat, &c->sc->wl, c->err);
+}
+
+static int unknown_policy(struct ctx *c, const char *where, const char *name)
+{
+    size_t n;
+    const char *const *names = sched_policy_names(&n);
+    const char *hint = fs_suggest(name, names, n);
+    char list[256] = "";
+    for (size_t k = 0; k < n; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+    if (hint)
+        return fs_fail(c->err, FS_EDATA, "%s: unknown policy \"%s\"; did you mean \"%s\"?", where, name, hint);
+    return fs_fail(c->err, FS_EDATA, "%s: unknown policy \"%s\" (policies: %s)", where, name, list);
+}
+
+static int load_scheduler(struct ctx *c, const cJSON *root)
+{
+    static const char *const keys[] = {"policy", NULL};
+    const cJSON *s = NULL;
+    const char *name = "fifo";
+    int rc;
+    if ((rc = json_child(root, "scheduler", false, cJSON_Object, &s, c->file, "$", c->err)))
+        return rc;
+    if (s && ((rc = json_check_keys(s, keys, c->file, "$.scheduler", c->err)) ||
+              (rc = json_string(s, "policy", false, &name, c->file, "$.scheduler", c->err))))
+        return rc;
+    if (c->opt && c->opt->policy)
+        name = c->opt->policy;
+    if ((c->sc->policy = sched_policy_find(name)))
+        return 0;
+    if (c->opt && c->opt->policy) {
+        return unknown_policy(c, "--policy", name);
+    }
+    char where[512];
+    snprintf(where, sizeof where, "%s: $.scheduler.policy", c->file);
+    return unknown_policy(c, where, name);
+}
+
+static int load_output(struct ctx *c, const cJSON *root)
+{
+    static const char *const keys[] = {"timeseries_interval_s", NULL};
+    const cJSON *o = NULL;
+    double interval = 3600;
+    int rc;
+    if ((rc = json_child(root, "output", false, cJSON_Object, &o, c->file, "$", c->err)))
+        return rc;
+    if (o && ((rc = json_check_keys(o, keys, c->file, "$.output", c->err)) ||
+              (rc = json_number(o, "timeseries_interval_s", false, 1, 1e9, &interval, c->file, "$.output", c->err))))
+        return rc;
+    c->sc->ts_interval = fs_from_seconds(interval);
+    return 0;
+}
+
+static int load_header(struct ctx *c, const cJSON *root)
+{
+    static const char *const keys[] = {"name", "description", "seed", "horizon_s", "catalog",
+                                       "fleet", "workload", "scheduler", "output", NULL};
+    const char *name = NULL, *desc = NULL;
+    int64_t seed = 1;
+    double horizon = -1;
+    int rc;
+    if ((rc = json_check_keys(root, keys, c->file, "$", c->err)) ||
+        (rc = json_string(root, "name", true, &name, c->file, "$", c->err)) ||
+        (rc = json_string(root, "description", false, &desc, c->file, "$", c->err)) ||
+        (rc = json_int(root, "seed", false, 0, (int64_t)1 << 53, &seed, c->file, "$", c->err)) ||
+        (rc = json_number(root, "horizon_s", false, 1, 9e12, &horizon, c->file, "$", c->err)))
+        return rc;
+    c->sc->name = xstrdup(name);
+    c->sc->seed = c->opt && c->opt->has_seed ? c->opt->seed : (uint64_t)seed;
+    c->sc->horizon = horizon > 0 ? fs_from_seconds(horizon) : FS_TIME_MAX;
+    return 0;
+}
+
+/* A job no node of the fleet can ever host would wait forever: refuse it. */
+static int check_fits(struct ctx *c)
+{
+    struct cluster *cl = cluster_new(c->sc->cat, c->sc->fleet, c->sc->nfleet);
+    int rc = 0;
+    for (size_t i = 0; i < c->sc->wl.n && !rc; i++) {
+        const struct job *j = &c->sc->wl.jobs[i];
+        if (!sched_fits_fleet(cl, j))
+            rc = fs_fail(c->err, FS_EDATA, "%s: job %lld (%d GPUs, %g GB each) can never run: no "
+                         "allowed GPU type in the fleet has the memory and a node size that fits it "
+                         "(jobs larger than a node need a multiple of its size)",
+                         c->sc->workload_source, (long long)j->id, j->gpus, j->gpu_mem_gb);
+    }
+    cluster_free(cl);
+    return rc;
+}
+
+int scenario_load(const char *path, const struct scenario_options *opt,
+                  struct scenario **out, struct fs_err *err)
+{
+    struct scenario *sc = xcalloc(1, sizeof *sc);
+    struct ctx c = {.file = path, .sc = sc, .opt = opt, .err = err};
+    cJSON *root = NULL;
+    sc->path = xstrdup(path);
+    workload_init(&sc->wl);
+    int rc = json_load_file(path, &root, err);
+    if (rc || (rc = load_header(&c, root)) || (rc = load_catalog(&c, root)) ||
+        (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
+        (rc = load_output(&c, root)) || (rc = load_workload(&c, root)))
+        goto err;
+    workload_sort(&sc->wl);
+    if ((rc = check_fits(&c)))
+        goto err;
+    cJSON_Delete(root);
+    *out = sc;
+    return 0;
+err:
+    cJSON_Delete(root);
+    scenario_free(sc);
+    *out = NULL;
+    return rc;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    if (!sc)
+        return;
+    workload_free(&sc->wl);
+    gpu_catalog_free(sc->cat);
+    free(sc->fleet);
+    free(sc->catalog_path);
+    free(sc->workload_source);
+    free(sc->name);
+    free(sc->path);
+    free(sc);
+}

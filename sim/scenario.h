@@ -1,0 +1,49 @@
+/* scenario.h - a scenario file (JSON) loaded into everything a run needs:
+ * the catalog, the fleet, the jobs and the policy.  scenarios/README.md
+ * documents every key.
+ *
+ * Errors name the file and the place: "FILE:LINE:COL: malformed JSON",
+ * "FILE: $.fleet[1].gpu: unknown GPU type "h300"; did you mean ...", or for
+ * a trace "TRACE:LINE: column NAME: ...".  Unknown keys are errors.
+ *
+ * The caller owns the scenario and frees it with scenario_free.
+ */
+#ifndef FS_SIM_SCENARIO_H
+#define FS_SIM_SCENARIO_H
+
+#include <stdbool.h>
+
+#include "../sched/sched.h"
+#include "workload.h"
+
+struct scenario {
+    char *path;                   /* the scenario file */
+    char *name;
+    uint64_t seed;
+    fs_time horizon;              /* FS_TIME_MAX: run until every job ends */
+    fs_time ts_interval;          /* timeseries.csv row width */
+    char *catalog_path;
+    struct gpu_catalog *cat;
+    struct fleet_group *fleet;
+    int nfleet;
+    struct workload wl;
+    char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
+    const struct sched_policy *policy;
+};
+
+/* What the command line overrides. */
+struct scenario_options {
+    const char *catalog;  /* used when the scenario names none; required then */
+    bool has_seed;
+    uint64_t seed;
+    const char *policy;   /* NULL: the scenario's */
+};
+
+/* Load path.  RET: 0, FS_ENOINPUT (the scenario, its trace or catalog cannot
+ * be read) or FS_EDATA (anything malformed or inconsistent, including a job
+ * that no node of the fleet can ever host), with err filled. */
+int scenario_load(const char *path, const struct scenario_options *opt,
+                  struct scenario **out, struct fs_err *err);
+void scenario_free(struct scenario *sc);
+
+#endif

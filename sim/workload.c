@@ -1,0 +1,548 @@
+/* workload.c - the job list: team interning, stable sort, and the native
+ * job CSV reader and writer.  The generator is in gen.c. */
+#include "workload.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char native_header[] =
+    "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type";
+
+enum { COL_ID, COL_SUBMIT, COL_KIND, COL_TEAM, COL_GPUS, COL_MEM, COL_ALLOWED,
+       COL_WORK, COL_REF, NCOLS };
+static const char *const col_names[NCOLS] = {
+    "id", "submit_s", "kind", "team", "gpus", "gpu_mem_gb", "allowed_types",
+    "work_gpu_s", "ref_type",
+};
+
+#define LINE_LIMIT (64 * 1024) /* bytes in a line, without its CR LF */
+#define GPUS_LIMIT 100000
+
+void workload_init(struct workload *w)
+{
+    memset(w, 0, sizeof *w);
+}
+
+void workload_free(struct workload *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->n; i++)
+        free(w->jobs[i].gang);
+    for (size_t i = 0; i < w->nteams; i++)
+        free(w->teams[i]);
+    free(w->jobs);
+    free(w->teams);
+    free(w->team_slots);
+    workload_init(w);
+}
+
+/* ---- team interning ---------------------------------------------------- */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Rebuild the name hash with cap (a power of two) slots. */
+static void team_rehash(struct workload *w, size_t cap)
+{
+    free(w->team_slots);
+    w->team_slots = xcalloc(cap, sizeof *w->team_slots);
+    w->team_slots_cap = cap;
+    for (size_t i = 0; i < w->nteams; i++) {
+        size_t h = (size_t)hash_str(w->teams[i]) & (cap - 1);
+        while (w->team_slots[h])
+            h = (h + 1) & (cap - 1);
+        w->team_slots[h] = (uint32_t)(i + 1);
+    }
+}
+
+int workload_team(struct workload *w, const char *name)
+{
+    /* Keep the load at most 1/2, so probes stay short. */
+    if (2 * (w->nteams + 1) > w->team_slots_cap)
+        team_rehash(w, w->team_slots_cap ? 2 * w->team_slots_cap : 64);
+    size_t mask = w->team_slots_cap - 1;
+    size_t h = (size_t)hash_str(name) & mask;
+    for (; w->team_slots[h]; h = (h + 1) & mask)
+        if (strcmp(w->teams[w->team_slots[h] - 1], name) == 0)
+            return (int)(w->team_slots[h] - 1);
+    if (w->nteams >= WORKLOAD_MAX_TEAMS)
+        return -1;
+    xgrow(&w->teams, &w->teams_cap, w->nteams + 1, sizeof *w->teams);
+    w->teams[w->nteams] = xstrdup(name);
+    w->team_slots[h] = (uint32_t)(w->nteams + 1);
+    return (int)w->nteams++;
+}
+
+/* ---- jobs ---------------------------------------------------------------- */
+
+struct job *workload_add(struct workload *w, const struct job *j)
+{
+    xgrow(&w->jobs, &w->cap, w->n + 1, sizeof *w->jobs);
+    struct job *c = &w->jobs[w->n++];
+    *c = *j;
+    c->gang = NULL; /* the caller's gang stays the caller's */
+    job_reset_placement(c);
+    c->state = JOB_FUTURE;
+    return c;
+}
+
+struct sort_key {
+    fs_time submit;
+    int64_t id;
+    size_t idx;
+};
+
+static int key_before(const struct sort_key *a, const struct sort_key *b)
+{
+    return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
+}
+
+/* Bottom-up merge sort of n keys; stable because a merge takes from the left
+ * run on ties.  tmp has room for n keys.  RET: the array holding the result. */
+static struct sort_key *merge_sort(struct sort_key *a, struct sort_key *tmp, size_t n)
+{
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = key_before(&a[j], &a[i]) ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        struct sort_key *t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
+void workload_sort(struct workload *w)
+{
+    size_t n = w->n, i;
+    struct sort_key *keys = xmalloc(n * sizeof *keys);
+    for (i = 0; i < n; i++)
+        keys[i] = (struct sort_key){w->jobs[i].submit, w->jobs[i].id, i};
+    for (i = 1; i < n && !key_before(&keys[i], &keys[i - 1]); i++)
+        ;
+    if (i < n) { /* not sorted already: sort keys, then move the jobs once */
+        struct sort_key *tmp = xmalloc(n * sizeof *tmp);
+        struct sort_key *sorted = merge_sort(keys, tmp, n);
+        struct job *jobs = xmalloc(w->cap * sizeof *jobs);
+        for (i = 0; i < n; i++)
+            jobs[i] = w->jobs[sorted[i].idx];
+        free(w->jobs);
+        w->jobs = jobs;
+        free(tmp);
+    }
+    free(keys);
+}
+
+/* ---- writer ---------------------------------------------------------------- */
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as exactly v. */
+static void fmt_double(char *buf, size_t size, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu_catalog *cat)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < cat->n && len < size; t++)
+        if (allowed & (1ULL << t))
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
+                                    cat->types[t].name);
+}
+
+int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
+{
+    char mem[32], work[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
+    int bad = fprintf(f, "%s\n", native_header) < 0;
+    for (size_t i = 0; i < w->n && !bad; i++) {
+        const struct job *j = &w->jobs[i];
+        if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
+            j->ref_type >= cat->n)
+            return FS_EINTERNAL;
+        fmt_double(mem, sizeof mem, j->gpu_mem_gb);
+        fmt_double(work, sizeof work, j->work);
+        fmt_types(types, sizeof types, j->allowed, cat);
+        /* Submit from the integer microseconds, so it reads back exactly. */
+        fs_time t = j->submit < 0 ? -j->submit : j->submit;
+        bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
+                         ",%s,%s,%s,%s\n",
+                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC), (int64_t)(t % FS_USEC),
+                      job_kind_name((enum job_kind)j->kind), w->teams[j->team], j->gpus,
+                      mem, types, work, cat->types[j->ref_type].name) < 0;
+    }
+    if (fflush(f) != 0 || ferror(f))
+        bad = 1;
+    return bad ? FS_ECANTCREAT : 0;
+}
+
+/* ---- reader: lines ----------------------------------------------------------- */
+
+/* A buffered line reader with bounded memory: a line never grows the buffer
+ * past LINE_LIMIT, however long it is in the file. */
+struct lines {
+    FILE *f;
+    char *buf;
+    size_t pos, end; /* unread bytes are buf[pos..end) */
+    int eof;
+    long long lineno; /* of the line last returned */
+};
+
+#define LINES_BUF (4 * LINE_LIMIT)
+
+/* OUT *s, *len: the next line, its CR LF removed, NUL-terminated in place.
+ * RET: 1; 0 at the end; -1 when the line is over LINE_LIMIT; -2 on a read
+ * error (errno set).  lineno counts the line in every case. */
+static int lines_next(struct lines *r, char **s, size_t *len)
+{
+    char *nl;
+    while (!(nl = memchr(r->buf + r->pos, '\n', r->end - r->pos))) {
+        if (r->end - r->pos > LINE_LIMIT + 1) { /* + 1: a CR may follow */
+            r->lineno++;
+            return -1;
+        }
+        if (r->eof) {
+            if (r->pos == r->end)
+                return 0;
+            nl = r->buf + r->end; /* a last line without '\n' */
+            r->end++;             /* the buffer has a spare byte for this */
+            break;
+        }
+        memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+        r->end -= r->pos;
+        r->pos = 0;
+        size_t got = fread(r->buf + r->end, 1, LINES_BUF - r->end, r->f);
+        if (got == 0) {
+            if (ferror(r->f))
+                return -2;
+            r->eof = 1;
+        }
+        r->end += got;
+    }
+    r->lineno++;
+    *nl = '\0';
+    *s = r->buf + r->pos;
+    *len = (size_t)(nl - *s);
+    r->pos = (size_t)(nl + 1 - r->buf);
+    if (*len && (*s)[*len - 1] == '\r')
+        (*s)[--*len] = '\0';
+    return *len > LINE_LIMIT ? -1 : 1;
+}
+
+/* ---- reader: fields ------------------------------------------------------------ */
+
+struct row {
+    const char *path;
+    long long line;
+    const struct gpu_catalog *cat;
+    struct fs_err *err;
+};
+
+static int row_fail(const struct row *r, int col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int row_fail(const struct row *r, int col, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return fs_fail(r->err, FS_EDATA, "%s:%lld: column %s: %s", r->path, r->line,
+                   col_names[col], msg);
+}
+
+/* Only what a plain decimal number may contain: no whitespace, no hex, and
+ * no "nan" or "inf" (strtod would take all of those). */
+static int number_chars(const char *s, const char *allowed)
+{
+    return *s && s[strspn(s, allowed)] == '\0';
+}
+
+static int parse_double(const struct row *r, int col, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    if (number_chars(s, "0123456789.eE+-")) {
+        *out = strtod(s, &end);
+        if (*end == '\0' && isfinite(*out))
+            return 0;
+    }
+    return row_fail(r, col, "expected a finite number, got \"%.40s\"", s);
+}
+
+static int parse_int(const struct row *r, int col, const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (number_chars(s, "0123456789+-")) {
+        long long v = strtoll(s, &end, 10);
+        if (*end == '\0' && errno != ERANGE) {
+            *out = v;
+            return 0;
+        }
+    }
+    return row_fail(r, col, "expected an integer, got \"%.40s\"", s);
+}
+
+static int parse_type(const struct row *r, int col, const char *name, int *out)
+{
+    if (!*name)
+        return row_fail(r, col, "empty GPU type name");
+    *out = gpu_catalog_find(r->cat, name);
+    if (*out >= 0)
+        return 0;
+    const char *near = fs_suggest(name, r->cat->names, (size_t)r->cat->n);
+    if (near)
+        return row_fail(r, col, "unknown GPU type \"%.40s\"; did you mean \"%s\"?", name, near);
+    return row_fail(r, col, "unknown GPU type \"%.40s\"", name);
+}
+
+static int parse_allowed(const struct row *r, char *s, uint64_t *out)
+{
+    *out = 0;
+    if (!*s)
+        return 0;
+    for (char *tok = s, *bar; tok; tok = bar ? bar + 1 : NULL) {
+        int t, rc;
+        if ((bar = strchr(tok, '|')))
+            *bar = '\0';
+        if ((rc = parse_type(r, COL_ALLOWED, tok, &t)) < 0)
+            return rc;
+        *out |= 1ULL << t;
+    }
+    return 0;
+}
+
+static int parse_kind(const struct row *r, const char *s, int *out)
+{
+    if ((*out = job_kind_parse(s)) >= 0)
+        return 0;
+    char valid[128];
+    size_t len = 0;
+    for (int k = 0; k < JOB_KIND_COUNT; k++)
+        len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", k ? ", " : "",
+                                job_kind_name((enum job_kind)k));
+    return row_fail(r, COL_KIND, "unknown kind \"%.40s\" (valid: %s)", s, valid);
+}
+
+static int parse_team(const struct row *r, const char *s, struct workload *w, int *out)
+{
+    size_t len = strlen(s);
+    if (len == 0)
+        return row_fail(r, COL_TEAM, "empty team name");
+    if (len >= WORKLOAD_TEAM_MAX)
+        return row_fail(r, COL_TEAM, "team name \"%.40s...\" is longer than %d characters",
+                        s, WORKLOAD_TEAM_MAX - 1);
+    if ((*out = workload_team(w, s)) < 0)
+        return row_fail(r, COL_TEAM, "more than %d teams", WORKLOAD_MAX_TEAMS);
+    return 0;
+}
+
+/* Parse one data line (split in place) into j. */
+static int parse_row(const struct row *r, char *line, struct workload *w, struct job *j)
+{
+    char *f[NCOLS];
+    int nf = 0, rc = 0, kind = 0, team = 0, ref = 0;
+    for (char *p = line, *comma; p; p = comma ? comma + 1 : NULL, nf++) {
+        if ((comma = strchr(p, ',')))
+            *comma = '\0';
+        if (nf < NCOLS)
+            f[nf] = p;
+    }
+    if (nf != NCOLS)
+        return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d",
+                       r->path, r->line, NCOLS, native_header, nf);
+    double submit = 0;
+    int64_t gpus = 0;
+    memset(j, 0, sizeof *j);
+    if ((rc = parse_int(r, COL_ID, f[COL_ID], &j->id)) < 0 ||
+        (rc = parse_double(r, COL_SUBMIT, f[COL_SUBMIT], &submit)) < 0 ||
+        (rc = parse_kind(r, f[COL_KIND], &kind)) < 0 ||
+        (rc = parse_team(r, f[COL_TEAM], w, &team)) < 0 ||
+        (rc = parse_int(r, COL_GPUS, f[COL_GPUS], &gpus)) < 0 ||
+        (rc = parse_double(r, COL_MEM, f[COL_MEM], &j->gpu_mem_gb)) < 0 ||
+        (rc = parse_allowed(r, f[COL_ALLOWED], &j->allowed)) < 0 ||
+        (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0 ||
+        (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0)
+        return rc;
+    if (submit < 0)
+        return row_fail(r, COL_SUBMIT, "must be >= 0, got %s", f[COL_SUBMIT]);
+    if (!fs_seconds_ok(submit))
+        return row_fail(r, COL_SUBMIT, "%s is too large (over ~285,000 years)", f[COL_SUBMIT]);
+    if (gpus < 1 || gpus > GPUS_LIMIT)
+        return row_fail(r, COL_GPUS, "must be 1..%d, got %s", GPUS_LIMIT, f[COL_GPUS]);
+    if (j->gpu_mem_gb < 0)
+        return row_fail(r, COL_MEM, "must be >= 0, got %s", f[COL_MEM]);
+    if (j->work <= 0)
+        return row_fail(r, COL_WORK, "must be > 0, got %s", f[COL_WORK]);
+    j->submit = fs_from_seconds(submit);
+    j->kind = (uint8_t)kind;
+    j->team = (uint16_t)team;
+    j->gpus = (int32_t)gpus;
+    j->ref_type = ref;
+    return 0;
+}
+
+/* ---- reader: duplicate ids ------------------------------------------------------ */
+
+/* An open-addressing set of ids, each with the line it was first seen on
+ * (-1: already in the workload before this read; 0 marks an empty slot). */
+struct idset {
+    struct idslot {
+        int64_t id;
+        long long line;
+    } *slots;
+    size_t cap, n;
+};
+
+static size_t hash_id(int64_t id)
+{
+    uint64_t x = (uint64_t)id; /* the splitmix64 finalizer */
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return (size_t)(x ^ (x >> 31));
+}
+
+/* Add id first seen on line.  RET: 0 when new, else the line of the first. */
+static long long idset_put(struct idset *s, int64_t id, long long line)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        struct idset g = {xcalloc(s->cap ? 2 * s->cap : 1024, sizeof *g.slots),
+                          s->cap ? 2 * s->cap : 1024, 0};
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i].line)
+                idset_put(&g, s->slots[i].id, s->slots[i].line);
+        free(s->slots);
+        *s = g;
+    }
+    size_t h = hash_id(id) & (s->cap - 1);
+    for (; s->slots[h].line; h = (h + 1) & (s->cap - 1))
+        if (s->slots[h].id == id)
+            return s->slots[h].line;
+    s->slots[h] = (struct idslot){id, line};
+    s->n++;
+    return 0;
+}
+
+/* ---- reader ------------------------------------------------------------------------ */
+
+static int read_header(struct lines *in, const char *path, struct fs_err *err)
+{
+    char *s;
+    size_t len;
+    int rc = lines_next(in, &s, &len);
+    if (rc == 0)
+        return fs_fail(err, FS_EDATA, "%s: empty file; expected the header \"%s\"", path,
+                       native_header);
+    if (rc == -2)
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (rc > 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
+        s += 3;
+    if (rc < 0 || strcmp(s, native_header) != 0)
+        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\"", path, native_header);
+    return 0;
+}
+
+static int is_blank(const char *s)
+{
+    return s[strspn(s, " \t")] == '\0';
+}
+
+/* The data lines after the header. */
+static int read_rows(struct lines *in, const struct row *proto, struct workload *w,
+                     struct idset *ids)
+{
+    struct row r = *proto;
+    size_t n0 = w->n;
+    char *s;
+    size_t len;
+    int rc;
+    while ((rc = lines_next(in, &s, &len)) != 0) {
+        r.line = in->lineno;
+        if (rc == -2)
+            return fs_fail(r.err, FS_ENOINPUT, "%s: cannot read: %s", r.path, strerror(errno));
+        if (rc == -1)
+            return fs_fail(r.err, FS_EDATA, "%s:%lld: line longer than %d bytes", r.path,
+                           r.line, LINE_LIMIT);
+        if (strlen(s) != len)
+            return fs_fail(r.err, FS_EDATA, "%s:%lld: NUL byte in line", r.path, r.line);
+        if (s[0] == '#' || is_blank(s))
+            continue;
+        struct job j;
+        if ((rc = parse_row(&r, s, w, &j)) < 0)
+            return rc;
+        long long first = idset_put(ids, j.id, r.line);
+        if (first > 0)
+            return fs_fail(r.err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64
+                           " (first on line %lld)", r.path, r.line, j.id, first);
+        if (first < 0)
+            return fs_fail(r.err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64
+                           " (already in the workload)", r.path, r.line, j.id);
+        workload_add(w, &j);
+    }
+    if (w->n == n0)
+        return fs_fail(r.err, FS_EDATA, "%s: no jobs", r.path);
+    return 0;
+}
+
+/* Undo a failed read: drop the jobs and team names it added. */
+static void rollback(struct workload *w, size_t n0, size_t nteams0)
+{
+    for (size_t i = n0; i < w->n; i++)
+        free(w->jobs[i].gang);
+    w->n = n0;
+    for (size_t i = nteams0; i < w->nteams; i++)
+        free(w->teams[i]);
+    if (w->nteams != nteams0) {
+        w->nteams = nteams0;
+        team_rehash(w, w->team_slots_cap);
+    }
+}
+
+int workload_read_native(const char *path, const struct gpu_catalog *cat,
+                         struct workload *w, struct fs_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct lines in = {.f = f, .buf = xmalloc(LINES_BUF + 1)};
+    struct idset ids = {0};
+    struct row proto = {.path = path, .cat = cat, .err = err};
+    size_t n0 = w->n, nteams0 = w->nteams;
+    for (size_t i = 0; i < w->n; i++)
+        idset_put(&ids, w->jobs[i].id, -1);
+    int rc = read_header(&in, path, err);
+    if (rc == 0)
+        rc = read_rows(&in, &proto, w, &ids);
+    if (rc < 0)
+        rollback(w, n0, nteams0);
+    else
+        workload_sort(w);
+    free(ids.slots);
+    free(in.buf);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,218 @@
+/* test_engine.c - fluid progress, event order, and run-wide invariants. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reports/metrics.h"
+#include "testutil.h"
+
+static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
+
+/* Load a scenario from JSON text. */
+static struct scenario *load(const char *text)
+{
+    struct scenario *sc = NULL;
+    struct fs_err err = {0};
+    int rc = scenario_load(tu_tmpfile(".json", text), &opts, &sc, &err);
+    if (rc)
+        fprintf(stderr, "load: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return sc;
+}
+
+/* One 8-GPU A100 node running the jobs of a native CSV. */
+static struct scenario *load_one_node(const char *csv)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"a100-sxm-80\", \"nodes\": 1, "
+             "\"gpus_per_node\": 8}], \"workload\": {\"trace\": \"%s\"}}", tu_tmpfile(".csv", csv));
+    return load(text);
+}
+static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n";
+
+/* At job 2's arrival (t = 300 s) job 1's rate doubles. */
+static void double_rate(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    double *left = ctx;
+    if (note == SIM_SUBMIT && j->id == 2) {
+        *left = sim_remaining(s, 0);
+        sim_set_rate(s, 0, 2.0);
+    }
+}
+
+static void test_settle_on_rate_change(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s1,0,train,a,1,0,,1000,a100-sxm-80\n"
+                              "2,300,train,a,1,0,,100,h100-sxm\n", header);
+    struct scenario *sc = load_one_node(csv);
+    struct sim *s = sim_new(sc);
+    double left = -1;
+    sim_observe(s, (struct sim_observer){.ctx = &left, .notify = double_rate});
+    sim_run(s);
+    /* 1000 GPU-s at rate 1 for 300 s leaves 700; at rate 2 that takes 350 s. */
+    CU_ASSERT_DOUBLE_EQUAL(left, 700.0, 1e-9);
+    CU_ASSERT_EQUAL(s->jobs[0].end, 650 * FS_USEC);
+    /* Job 2's 100 H100-seconds on an A100 take 100 x 989/312 s, rounded up
+     * to the microsecond. */
+    fs_time want = 300 * FS_USEC + (fs_time)ceil(100.0 * 989.0 / 312.0 * 1e6);
+    CU_ASSERT_EQUAL(s->jobs[1].end, want);
+    CU_ASSERT_EQUAL(s->end, 650 * FS_USEC); /* the later of the two */
+    sim_free(s);
+    scenario_free(sc);
+}
+
+struct order_log {
+    int64_t ids[16];
+    int notes[16];
+    int n;
+};
+
+static void log_notes(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    struct order_log *log = ctx;
+    (void)s;
+    if (j && log->n < 16) {
+        log->ids[log->n] = j->id;
+        log->notes[log->n++] = (int)note;
+    }
+}
+
+/* Equal submit times are taken in id order; all arrivals at one instant are
+ * submitted before the one scheduling cycle of that instant starts them. */
+static void test_equal_time_order(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s7,10,train,a,1,0,,50,a100-sxm-80\n3,10,infer,a,1,0,,50,a100-sxm-80\n"
+                              "5,10,batch,a,1,0,,50,a100-sxm-80\n", header);
+    struct scenario *sc = load_one_node(csv);
+    struct sim *s = sim_new(sc);
+    struct order_log log = {0};
+    sim_observe(s, (struct sim_observer){.ctx = &log, .notify = log_notes});
+    sim_run(s);
+    int64_t ids[] = {3, 5, 7, 3, 5, 7, 3, 5, 7};
+    int notes[] = {SIM_SUBMIT, SIM_SUBMIT, SIM_SUBMIT, SIM_START, SIM_START, SIM_START,
+                   SIM_FINISH, SIM_FINISH, SIM_FINISH};
+    CU_ASSERT_EQUAL_FATAL(log.n, 9);
+    for (int k = 0; k < 9; k++) {
+        CU_ASSERT_EQUAL(log.ids[k], ids[k]);
+        CU_ASSERT_EQUAL(log.notes[k], notes[k]);
+    }
+    sim_free(s);
+    scenario_free(sc);
+}
+
+#define MIXED(policy) \
+    "{\"name\": \"inv\", \"seed\": 7, \"horizon_s\": 200000, \"fleet\": [" \
+    "{\"gpu\": \"h100-sxm\", \"nodes\": 3, \"gpus_per_node\": 8}," \
+    "{\"gpu\": \"a100-sxm-80\", \"nodes\": 2, \"gpus_per_node\": 4}," \
+    "{\"gpu\": \"rtx4090\", \"nodes\": 3, \"gpus_per_node\": 8}]," \
+    "\"workload\": {\"generator\": {\"jobs\": 1500, \"arrivals_per_hour\": 30," \
+    "\"duration_median_s\": 3600, \"duration_sigma\": 1.2," \
+    "\"gpus\": {\"1\": 0.5, \"2\": 0.2, \"4\": 0.2, \"16\": 0.1}," \
+    "\"kinds\": {\"train\": 1, \"infer\": 1}, \"teams\": {\"a\": 1, \"b\": 2}," \
+    "\"reference_gpu\": \"a100-sxm-80\"}}, \"scheduler\": {\"policy\": \"" policy "\"}," \
+    "\"output\": {\"timeseries_interval_s\": 1800}}"
+
+struct checker {
+    int violations;
+    int64_t notes;
+};
+
+/* After every state change: no node over-allocated, the index totals agree
+ * with the nodes, every job in exactly one state, and the counters agree. */
+static void check_invariants(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    struct checker *c = ctx;
+    (void)note;
+    (void)j;
+    c->notes++;
+    int64_t alloc = 0;
+    for (int32_t n = 0; n < s->cl->nnodes; n++) {
+        const struct node *nd = &s->cl->nodes[n];
+        c->violations += nd->free < 0 || nd->free > nd->gpus;
+        alloc += nd->gpus - nd->free;
+    }
+    c->violations += alloc != s->cl->allocated || alloc > s->cl->gpus;
+    size_t counts[4] = {0};
+    for (size_t i = 0; i < s->njobs; i++)
+        counts[s->jobs[i].state]++;
+    c->violations += counts[JOB_QUEUED] != s->nqueued || counts[JOB_RUNNING] != s->nrunning ||
+                     counts[JOB_DONE] != s->ndone;
+}
+
+static void run_invariants(const char *json)
+{
+    struct scenario *sc = load(json);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(sc, NULL);
+    struct checker c = {0};
+    sim_observe(s, metrics_observer(m));
+    sim_observe(s, (struct sim_observer){.ctx = &c, .notify = check_invariants});
+    sim_run(s);
+    CU_ASSERT_EQUAL(c.violations, 0);
+    /* One note per submission, start and finish, and the end. */
+    int64_t expect = 1;
+    for (size_t i = 0; i < s->njobs; i++)
+        expect += (s->jobs[i].state != JOB_FUTURE) + (s->jobs[i].start >= 0) + (s->jobs[i].end >= 0);
+    CU_ASSERT_EQUAL(c.notes, expect);
+    CU_ASSERT(s->ndone > 100);
+    /* Allocated GPU-time: the integral equals the sum over jobs of GPUs x
+     * run time (clipped at the horizon), exactly, in GPU-microseconds. */
+    int64_t integral = 0, by_jobs = 0;
+    for (int t = 0; t < sc->cat->n; t++)
+        integral += m->alloc_us[t];
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->start >= 0)
+            by_jobs += (int64_t)j->gpus * ((j->end >= 0 ? j->end : s->end) - j->start);
+    }
+    CU_ASSERT_EQUAL(integral, by_jobs);
+    CU_ASSERT(integral > 0);
+    CU_ASSERT_EQUAL(s->end, 200000 * FS_USEC);
+    sim_free(s);
+    metrics_free(m);
+    scenario_free(sc);
+}
+
+static void test_invariants_fifo(void) { run_invariants(MIXED("fifo")); }
+static void test_invariants_best_fit(void) { run_invariants(MIXED("best-fit")); }
+static void test_invariants_spread(void) { run_invariants(MIXED("spread")); }
+
+/* The same scenario twice: identical starts, ends and placements. */
+static void test_deterministic(void)
+{
+    struct scenario *a = load(MIXED("best-fit")), *b = load(MIXED("best-fit"));
+    struct sim *sa = sim_new(a), *sb = sim_new(b);
+    sim_run(sa);
+    sim_run(sb);
+    int diff = 0;
+    for (size_t i = 0; i < sa->njobs; i++)
+        diff += sa->jobs[i].start != sb->jobs[i].start || sa->jobs[i].end != sb->jobs[i].end ||
+                sa->jobs[i].node != sb->jobs[i].node;
+    CU_ASSERT_EQUAL(diff, 0);
+    CU_ASSERT_EQUAL(sa->events, sb->events);
+    sim_free(sa);
+    sim_free(sb);
+    scenario_free(a);
+    scenario_free(b);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"settle on rate change", test_settle_on_rate_change},
+        {"equal-time order", test_equal_time_order},
+        {"invariants under fifo", test_invariants_fifo},
+        {"invariants under best-fit", test_invariants_best_fit},
+        {"invariants under spread", test_invariants_spread},
+        {"deterministic", test_deterministic},
+        CU_TEST_INFO_NULL,
+    };
+    CU_SuiteInfo suites[] = {
+        {"engine", NULL, NULL, NULL, NULL, tests},
+        CU_SUITE_INFO_NULL,
+    };
+    return tu_run("test_engine", suites);
+}

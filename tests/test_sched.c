@@ -1,0 +1,253 @@
+/* test_sched.c - the cluster index, the queue and each policy's placements. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sched/sched.h"
+#include "testutil.h"
+
+static struct gpu_catalog *cat;
+static int H100, A100, RTX;
+
+static int setup(void)
+{
+    struct fs_err err;
+    if (gpu_catalog_load("models/data/gpus.json", &cat, &err))
+        return 1;
+    H100 = gpu_catalog_find(cat, "h100-sxm");
+    A100 = gpu_catalog_find(cat, "a100-sxm-80");
+    RTX = gpu_catalog_find(cat, "rtx4090");
+    return H100 < 0 || A100 < 0 || RTX < 0;
+}
+
+static int teardown(void)
+{
+    gpu_catalog_free(cat);
+    return 0;
+}
+
+static struct job mk(int64_t id, int gpus)
+{
+    struct job j = {.id = id, .submit = id, .gpus = gpus, .ref_type = A100, .work = 100};
+    j.gang = NULL;
+    job_reset_placement(&j);
+    return j;
+}
+
+static void noop_started(void *ctx, struct job *j)
+{
+    size_t *n = ctx;
+    (void)j;
+    (*n)++;
+}
+
+/* A fleet of n nodes of 8 GPUs of type t, with the policy called name. */
+static struct sched *mk_sched(const char *name, int t, int n)
+{
+    struct fleet_group g = {.type = t, .nodes = n, .gpus_per_node = 8};
+    struct sched *s = xcalloc(1, sizeof *s);
+    sched_init(s, cluster_new(cat, &g, 1), sched_policy_find(name));
+    return s;
+}
+
+static void free_sched(struct sched *s)
+{
+    cluster_free(s->cl);
+    sched_fini(s);
+    free(s);
+}
+
+static size_t cycle(struct sched *s)
+{
+    size_t n = 0;
+    sched_cycle(s, noop_started, &n);
+    return n;
+}
+
+static void test_registry(void)
+{
+    CU_ASSERT_PTR_NOT_NULL(sched_policy_find("fifo"));
+    CU_ASSERT_PTR_NOT_NULL(sched_policy_find("best-fit"));
+    CU_ASSERT_PTR_NOT_NULL(sched_policy_find("spread"));
+    CU_ASSERT_PTR_NULL(sched_policy_find("fiffo"));
+    size_t n;
+    const char *const *names = sched_policy_names(&n);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(names[0], "fifo");
+    CU_ASSERT_PTR_NULL(names[n]);
+}
+
+/* Random take/give against a brute-force view of the nodes. */
+static void test_index_matches_scan(void)
+{
+    struct fleet_group g[] = {{H100, 30, 8}, {A100, 41, 4}, {H100, 9, 2}, {RTX, 50, 8}};
+    struct cluster *cl = cluster_new(cat, g, 4);
+    CU_ASSERT_EQUAL(cl->nnodes, 130);
+    CU_ASSERT_EQUAL(cl->gpus, 30 * 8 + 41 * 4 + 9 * 2 + 50 * 8);
+    unsigned x = 12345;
+    for (int op = 0; op < 4000; op++) {
+        x = x * 1103515245u + 12345u;
+        int32_t n = (int32_t)((x >> 8) % 130);
+        struct node *nd = &cl->nodes[n];
+        int k = 1 + (int)((x >> 20) % 4);
+        if ((x >> 4) & 1) {
+            if (k <= nd->free)
+                cluster_take(cl, n, k);
+        } else if (k <= nd->gpus - nd->free) {
+            cluster_give(cl, n, k);
+        }
+        int32_t t = cl->nodes[(x >> 12) % 130].type;
+        int f = (int)((x >> 24) % 9);
+        int32_t want = -1, count = 0;
+        int64_t alloc = 0;
+        for (int32_t i = 0; i < cl->nnodes; i++) {
+            if (cl->nodes[i].type == t && cl->nodes[i].free == f) {
+                if (want < 0)
+                    want = i;
+                count++;
+            }
+            if (cl->nodes[i].type == t)
+                alloc += cl->nodes[i].gpus - cl->nodes[i].free;
+        }
+        CU_ASSERT_EQUAL_FATAL(cluster_next(cl, t, f, -1), want);
+        CU_ASSERT_EQUAL_FATAL(cluster_count(cl, t, f), count);
+        CU_ASSERT_EQUAL_FATAL(cl->types[t].allocated, alloc);
+    }
+    cluster_free(cl);
+}
+
+/* Nodes left with 8, 3 and 5 free GPUs; a 3-GPU job goes to a different node
+ * under each policy. */
+static int32_t place_three(const char *policy)
+{
+    struct sched *s = mk_sched(policy, H100, 3);
+    cluster_take(s->cl, 1, 5);
+    cluster_take(s->cl, 2, 3);
+    struct job j = mk(1, 3);
+    sched_submit(s, &j);
+    CU_ASSERT_EQUAL(cycle(s), 1);
+    CU_ASSERT_EQUAL(j.state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(j.type, H100);
+    int32_t node = j.node;
+    free_sched(s);
+    return node;
+}
+
+static void test_choice_per_policy(void)
+{
+    CU_ASSERT_EQUAL(place_three("fifo"), 0);     /* lowest id with room */
+    CU_ASSERT_EQUAL(place_three("best-fit"), 1); /* leaves 0 free */
+    CU_ASSERT_EQUAL(place_three("spread"), 0);   /* leaves 5 free */
+}
+
+/* 2 nodes: j1 (6) and j2 (8) fill them but 2 GPUs; j3 (4) cannot start and
+ * j4 (2) could.  fifo keeps strict order; best-fit and spread skip ahead. */
+static void head_of_line(const char *policy, bool j4_starts)
+{
+    struct sched *s = mk_sched(policy, H100, 2);
+    struct job j[4] = {mk(1, 6), mk(2, 8), mk(3, 4), mk(4, 2)};
+    for (int k = 0; k < 4; k++)
+        sched_submit(s, &j[k]);
+    CU_ASSERT_EQUAL(cycle(s), j4_starts ? 3 : 2);
+    CU_ASSERT_EQUAL(j[2].state, JOB_QUEUED);
+    CU_ASSERT_EQUAL(j[3].state, j4_starts ? JOB_RUNNING : JOB_QUEUED);
+    CU_ASSERT_EQUAL(s->nqueue, j4_starts ? 1 : 2);
+    CU_ASSERT_PTR_EQUAL(s->queue[0], &j[2]);
+    /* Freeing j2's node lets the blocked job start. */
+    sched_release(s, &j[1]);
+    CU_ASSERT_EQUAL(cycle(s), j4_starts ? 1 : 2);
+    CU_ASSERT_EQUAL(j[2].state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(j[2].node, 1);
+    CU_ASSERT_EQUAL(s->nqueue, 0);
+    free_sched(s);
+}
+
+static void test_strict_order(void)
+{
+    head_of_line("fifo", false);
+    head_of_line("best-fit", true);
+    head_of_line("spread", true);
+}
+
+/* With nothing freed, a later arrival is tried but older blocked jobs stay. */
+static void test_fresh_only_cycle(void)
+{
+    struct sched *s = mk_sched("best-fit", H100, 1);
+    struct job j[3] = {mk(1, 6), mk(2, 4), mk(3, 2)};
+    sched_submit(s, &j[0]);
+    sched_submit(s, &j[1]);
+    CU_ASSERT_EQUAL(cycle(s), 1);
+    sched_submit(s, &j[2]);
+    CU_ASSERT_EQUAL(cycle(s), 1);
+    CU_ASSERT_EQUAL(j[2].state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(j[1].state, JOB_QUEUED);
+    CU_ASSERT_EQUAL(s->nqueue, 1);
+    CU_ASSERT_EQUAL(s->cl->allocated, 8);
+    free_sched(s);
+}
+
+static void test_gang(void)
+{
+    struct sched *s = mk_sched("best-fit", H100, 4);
+    cluster_take(s->cl, 0, 1);
+    struct job big = mk(1, 16), odd = mk(2, 12), huge = mk(3, 40);
+    CU_ASSERT_TRUE(sched_fits_fleet(s->cl, &big));
+    CU_ASSERT_FALSE(sched_fits_fleet(s->cl, &odd));  /* not whole nodes */
+    CU_ASSERT_FALSE(sched_fits_fleet(s->cl, &huge)); /* more than the fleet */
+    sched_submit(s, &big);
+    CU_ASSERT_EQUAL(cycle(s), 1);
+    CU_ASSERT_EQUAL(big.nnodes, 2);
+    CU_ASSERT_EQUAL(big.gang[0], 1); /* node 0 is not fully free */
+    CU_ASSERT_EQUAL(big.gang[1], 2);
+    CU_ASSERT_EQUAL(s->cl->nodes[1].free, 0);
+    CU_ASSERT_EQUAL(s->cl->nodes[2].free, 0);
+    CU_ASSERT_EQUAL(s->cl->allocated, 17);
+    sched_release(s, &big);
+    CU_ASSERT_EQUAL(s->cl->allocated, 1);
+    CU_ASSERT_EQUAL(big.state, JOB_DONE);
+    free(big.gang);
+    free_sched(s);
+}
+
+static void test_types_and_memory(void)
+{
+    struct fleet_group g[] = {{RTX, 1, 8}, {A100, 1, 8}, {H100, 1, 8}};
+    struct sched s;
+    sched_init(&s, cluster_new(cat, g, 3), sched_policy_find("fifo"));
+    struct job only_a100 = mk(1, 2), big_mem = mk(2, 1), any = mk(3, 1);
+    only_a100.allowed = 1ULL << A100;
+    big_mem.gpu_mem_gb = 40; /* more than an RTX 4090's 24 GB */
+    sched_submit(&s, &only_a100);
+    sched_submit(&s, &big_mem);
+    sched_submit(&s, &any);
+    size_t n = 0;
+    sched_cycle(&s, noop_started, &n);
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_EQUAL(only_a100.type, A100);
+    CU_ASSERT_EQUAL(only_a100.node, 1);
+    CU_ASSERT_NOT_EQUAL(big_mem.type, RTX);
+    CU_ASSERT_EQUAL(any.node, 0); /* first fit: the lowest id */
+    struct job huge_mem = mk(4, 1);
+    huge_mem.gpu_mem_gb = 500;
+    CU_ASSERT_FALSE(sched_fits_fleet(s.cl, &huge_mem));
+    cluster_free(s.cl);
+    sched_fini(&s);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"registry", test_registry},
+        {"index matches a scan", test_index_matches_scan},
+        {"fifo / best-fit / spread choices", test_choice_per_policy},
+        {"strict order vs skipping", test_strict_order},
+        {"fresh-only cycle", test_fresh_only_cycle},
+        {"gangs of whole nodes", test_gang},
+        {"allowed types and memory", test_types_and_memory},
+        CU_TEST_INFO_NULL,
+    };
+    CU_SuiteInfo suites[] = {
+        {"sched", setup, teardown, NULL, NULL, tests},
+        CU_SUITE_INFO_NULL,
+    };
+    return tu_run("test_sched", suites);
+}

@@ -1,0 +1,588 @@
+/* test_workload.c - the job list, the native job CSV reader and writer, and
+ * the synthetic generator. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "../sim/rng.h"
+#include "../sim/workload.h"
+#include "testutil.h"
+
+#define HDR "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
+
+/* A stand-in for the catalog's lookup, so the suite links while models/gpu.c
+ * is not there yet.  Weak: the real one wins whenever it is linked in. */
+__attribute__((weak)) int gpu_catalog_find(const struct gpu_catalog *cat, const char *name)
+{
+    for (int i = 0; i < cat->n; i++)
+        if (strcmp(cat->types[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static struct gpu_catalog cat;
+
+static int setup(void)
+{
+    static const struct {
+        const char *name;
+        double tflops, mem;
+    } t[] = {{"h100-sxm", 989, 80}, {"h200-sxm", 989, 141},
+             {"a100-sxm-80", 312, 80}, {"rtx4090", 165, 24}};
+    cat.n = (int)FS_ARRAY_LEN(t);
+    for (int i = 0; i < cat.n; i++) {
+        snprintf(cat.types[i].name, sizeof cat.types[i].name, "%s", t[i].name);
+        cat.types[i].bf16_tflops = t[i].tflops;
+        cat.types[i].memory_gb = t[i].mem;
+        cat.names[i] = cat.types[i].name;
+    }
+    return 0;
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static int read_text(const char *text, struct workload *w, struct fs_err *e)
+{
+    return workload_read_native(tu_tmpfile(".csv", text), &cat, w, e);
+}
+
+/* Field-by-field equality, doubles bit for bit.  RET: differing jobs. */
+static size_t count_diffs(const struct workload *a, const struct workload *b)
+{
+    if (a->n != b->n)
+        return a->n > b->n ? a->n : b->n;
+    size_t d = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct job *x = &a->jobs[i], *y = &b->jobs[i];
+        d += x->id != y->id || x->submit != y->submit || x->kind != y->kind ||
+             x->state != y->state || strcmp(a->teams[x->team], b->teams[y->team]) != 0 ||
+             x->gpus != y->gpus || memcmp(&x->gpu_mem_gb, &y->gpu_mem_gb, sizeof(double)) ||
+             x->allowed != y->allowed || x->ref_type != y->ref_type ||
+             memcmp(&x->work, &y->work, sizeof(double)) || x->type != y->type ||
+             x->node != y->node || x->nnodes != y->nnodes || x->gang != y->gang ||
+             x->start != y->start || x->end != y->end;
+    }
+    return d;
+}
+
+/* Write w to a temporary file and read it back into *back. */
+static int write_and_read(const struct workload *w, struct workload *back, char *text,
+                          size_t text_size)
+{
+    const char *path = tu_tmpfile(".csv", "");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(workload_write_native(f, w, &cat), 0);
+    fclose(f);
+    if (text) {
+        f = fopen(path, "r");
+        size_t n = fread(text, 1, text_size - 1, f);
+        text[n] = '\0';
+        fclose(f);
+    }
+    struct fs_err e = {0};
+    int rc = workload_read_native(path, &cat, back, &e);
+    if (rc)
+        printf("\n  read back: %s\n", e.msg);
+    return rc;
+}
+
+/* ---- reading good files --------------------------------------------------- */
+
+static void test_read_fields(void)
+{
+    /* BOM, CRLF, comments, blank lines, unsorted rows, no final newline. */
+    const char *text = "\xEF\xBB\xBF" HDR "# a comment\r\n"
+                       "7,1.5,infer,ml-serving,2,40.5,h100-sxm|rtx4090,0.1,a100-sxm-80\r\n"
+                       "\r\n  \n"
+                       "3,1.5,train,research,16,0,,360000,h200-sxm\n"
+                       "4,0,batch,ml-serving,1,0,h200-sxm,1e3,h100-sxm";
+    struct workload w;
+    struct fs_err e = {0};
+    workload_init(&w);
+    CU_ASSERT_EQUAL_FATAL(read_text(text, &w, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n, 3);
+    CU_ASSERT_EQUAL(w.nteams, 2);
+    const struct job *a = &w.jobs[0], *b = &w.jobs[1], *c = &w.jobs[2];
+    CU_ASSERT(a->id == 4 && a->submit == 0 && a->kind == JOB_BATCH && a->work == 1000);
+    CU_ASSERT(b->id == 3 && b->submit == 1500000 && b->kind == JOB_TRAIN);
+    CU_ASSERT(b->gpus == 16 && b->allowed == 0 && b->ref_type == 1 && b->work == 360000);
+    CU_ASSERT_STRING_EQUAL(w.teams[b->team], "research");
+    CU_ASSERT(c->id == 7 && c->submit == 1500000 && c->kind == JOB_INFER && c->gpus == 2);
+    CU_ASSERT(c->gpu_mem_gb == 40.5 && c->work == 0.1 && c->ref_type == 2);
+    CU_ASSERT_EQUAL(c->allowed, (1u << 0) | (1u << 3));
+    CU_ASSERT_STRING_EQUAL(w.teams[c->team], "ml-serving");
+    CU_ASSERT_EQUAL(a->team, c->team);
+    CU_ASSERT(c->state == JOB_FUTURE && c->type == -1 && c->node == -1 && c->nnodes == 0);
+    CU_ASSERT(c->gang == NULL && c->start == -1 && c->end == -1);
+    workload_free(&w);
+}
+
+static void test_round_trip(void)
+{
+    const char *text = HDR "2,0.000001,finetune,t1,3,0.1,a100-sxm-80|h100-sxm,"
+                           "123.456789012345678,h100-sxm\n"
+                           "1,86400.25,train,t2,4096,141,,1e15,h200-sxm\n"
+                           "9,0,infer,t1,1,23.999999999999996,rtx4090,3,rtx4090\n";
+    struct workload w, back, again;
+    struct fs_err e = {0};
+    char out[4096];
+    workload_init(&w);
+    workload_init(&back);
+    workload_init(&again);
+    CU_ASSERT_EQUAL_FATAL(read_text(text, &w, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(write_and_read(&w, &back, out, sizeof out), 0);
+    CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2,0.000001,finetune,t1,3,0.1,h100-sxm|a100-sxm-80,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n1,86400.250000,train,t2,4096,141,,1e+15,h200-sxm\n"));
+    /* A generated workload has odd doubles and sub-second submit times. */
+    struct gen_spec s = {.jobs = 2000, .arrivals_per_hour = 3600, .duration_median_s = 600,
+                         .duration_sigma = 2, .ncounts = 2, .gpu_counts = {1, 3},
+                         .gpu_weights = {1, 1}, .kind_weights = {1, 1, 1, 1}, .nteams = 1,
+                         .team_names = {"gen"}, .team_weights = {1}, .ref_type = 3};
+    workload_generate(&s, 11, &again);
+    workload_free(&back);
+    CU_ASSERT_EQUAL_FATAL(write_and_read(&again, &back, NULL, 0), 0);
+    CU_ASSERT_EQUAL(count_diffs(&again, &back), 0);
+    workload_free(&w);
+    workload_free(&back);
+    workload_free(&again);
+}
+
+static void test_write_errors(void)
+{
+    struct workload w;
+    workload_init(&w);
+    struct job j = {.id = 1, .gpus = 1, .work = 1, .ref_type = 0};
+    j.team = (uint16_t)workload_team(&w, "t");
+    workload_add(&w, &j);
+    FILE *f = fopen("/dev/full", "w");
+    if (f) { /* every write fails with ENOSPC */
+        CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_ECANTCREAT);
+        fclose(f);
+    }
+    f = fopen(tu_tmpfile(".csv", ""), "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), 0);
+    w.jobs[0].ref_type = cat.n; /* not a catalog type: nothing sensible to write */
+    CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_EINTERNAL);
+    fclose(f);
+    workload_free(&w);
+}
+
+/* ---- reading bad files ---------------------------------------------------- */
+
+struct bad_case {
+    const char *text;
+    int code;
+    const char *msg; /* a substring of the message */
+};
+
+#define ROW(...) __VA_ARGS__ "\n"
+#define GOOD "1,0,train,ml,8,40,h100-sxm,1000,h100-sxm\n"
+
+static const struct bad_case bad_cases[] = {
+    {"id,submit,kind\n" GOOD, FS_EDATA,
+     ":1: bad header; expected \"id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,"
+     "work_gpu_s,ref_type\""},
+    {"", FS_EDATA, ": empty file; expected the header"},
+    {HDR, FS_EDATA, ": no jobs"},
+    {HDR "# only a comment\n\n", FS_EDATA, ": no jobs"},
+    {HDR GOOD ROW("2,5,train,ml,8,40,,1000"), FS_EDATA, ":3: expected 9 columns (id,"},
+    {HDR ROW("2,5,train,ml,8,40,,1000,h100-sxm,x"), FS_EDATA, ":2: expected 9 columns"},
+    {HDR ROW("1x,0,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column id: expected an integer, got \"1x\""},
+    {HDR ROW("99999999999999999999,0,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column id: expected an integer"},
+    {HDR GOOD ROW("2,abc,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":3: column submit_s: expected a finite number, got \"abc\""},
+    {HDR ROW("2,nan,train,ml,8,40,,1000,h100-sxm"), FS_EDATA, ":2: column submit_s: expected"},
+    {HDR ROW("2, 5,train,ml,8,40,,1000,h100-sxm"), FS_EDATA, ":2: column submit_s: expected"},
+    {HDR ROW("2,,train,ml,8,40,,1000,h100-sxm"), FS_EDATA, ":2: column submit_s: expected"},
+    {HDR ROW("2,-1,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column submit_s: must be >= 0, got -1"},
+    {HDR ROW("2,1e13,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column submit_s: 1e13 is too large"},
+    {HDR ROW("2,0,training,ml,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column kind: unknown kind \"training\" (valid: train, finetune, infer, batch)"},
+    {HDR ROW("2,0,train,,8,40,,1000,h100-sxm"), FS_EDATA, ":2: column team: empty team name"},
+    {HDR ROW("2,0,train,abcdefghijklmnopqrstuvwxyz012345,8,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column team: team name \"abcdefghijklmnopqrstuvwxyz012345...\" is longer than 31"},
+    {HDR ROW("2,0,train,ml,0,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column gpus: must be 1..100000, got 0"},
+    {HDR ROW("2,0,train,ml,100001,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column gpus: must be 1..100000, got 100001"},
+    {HDR ROW("2,0,train,ml,1.5,40,,1000,h100-sxm"), FS_EDATA,
+     ":2: column gpus: expected an integer, got \"1.5\""},
+    {HDR ROW("2,0,train,ml,1,-3,,1000,h100-sxm"), FS_EDATA,
+     ":2: column gpu_mem_gb: must be >= 0, got -3"},
+    {HDR ROW("2,0,train,ml,1,0,,0,h100-sxm"), FS_EDATA, ":2: column work_gpu_s: must be > 0"},
+    {HDR ROW("2,0,train,ml,1,0,,inf,h100-sxm"), FS_EDATA, ":2: column work_gpu_s: expected"},
+    {HDR ROW("2,0,train,ml,1,0,,1e999,h100-sxm"), FS_EDATA, ":2: column work_gpu_s: expected"},
+    {HDR ROW("2,0,train,ml,1,0,h100sxm,1,h100-sxm"), FS_EDATA,
+     ":2: column allowed_types: unknown GPU type \"h100sxm\"; did you mean \"h100-sxm\"?"},
+    {HDR ROW("2,0,train,ml,1,0,h100-sxm||rtx4090,1,h100-sxm"), FS_EDATA,
+     ":2: column allowed_types: empty GPU type name"},
+    {HDR ROW("2,0,train,ml,1,0,,1,zzz"), FS_EDATA,
+     ":2: column ref_type: unknown GPU type \"zzz\""},
+    {HDR ROW("2,0,train,ml,1,0,,1,"), FS_EDATA, ":2: column ref_type: empty GPU type name"},
+    {HDR ROW("5,0,train,ml,1,0,,1,h100-sxm") "# c\n" ROW("17,0,train,ml,1,0,,1,h100-sxm")
+         ROW("17,9,train,ml,1,0,,1,h100-sxm"),
+     FS_EDATA, ":5: duplicate job id 17 (first on line 4)"},
+    {HDR "\r\n# x\r\n" GOOD "2,0,train,ml,8,40,,-1,h100-sxm\r\n", FS_EDATA,
+     ":5: column work_gpu_s: must be > 0"},
+};
+
+static void expect_msg(int rc, int code, const struct fs_err *e, const char *msg)
+{
+    CU_ASSERT_EQUAL(rc, code);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e->msg, msg));
+    if (rc != code || !strstr(e->msg, msg))
+        printf("\n  want %d \"%s\"\n  got  %d \"%s\"\n", code, msg, rc, e->msg);
+}
+
+static void test_bad_files(void)
+{
+    for (size_t i = 0; i < FS_ARRAY_LEN(bad_cases); i++) {
+        struct workload w;
+        struct fs_err e = {0};
+        workload_init(&w);
+        expect_msg(read_text(bad_cases[i].text, &w, &e), bad_cases[i].code, &e,
+                   bad_cases[i].msg);
+        CU_ASSERT_EQUAL(w.n, 0);
+        workload_free(&w);
+    }
+}
+
+static void test_bad_bytes(void)
+{
+    struct workload w;
+    struct fs_err e = {0};
+    workload_init(&w);
+    /* A line over 64 KiB, after a good one. */
+    size_t long_len = 70000;
+    char *text = malloc(sizeof HDR GOOD + long_len + 1);
+    strcpy(text, HDR GOOD);
+    memset(text + strlen(text), 'x', long_len);
+    text[sizeof HDR GOOD - 1 + long_len] = '\0';
+    expect_msg(read_text(text, &w, &e), FS_EDATA, &e, ":3: line longer than 65536 bytes");
+    free(text);
+    /* A NUL byte in line 3 (tu_tmpfile stops at a NUL, so write it here). */
+    static const char nul[] = HDR GOOD "2,0,train,m\0l,1,0,,1,h100-sxm\n";
+    const char *path = tu_tmpfile(".csv", "");
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fwrite(nul, 1, sizeof nul - 1, f);
+    fclose(f);
+    expect_msg(workload_read_native(path, &cat, &w, &e), FS_EDATA, &e, ":3: NUL byte in line");
+    expect_msg(workload_read_native("/nonexistent/jobs.csv", &cat, &w, &e), FS_ENOINPUT, &e,
+               "/nonexistent/jobs.csv: cannot open: No such file or directory");
+    expect_msg(workload_read_native("/tmp", &cat, &w, &e), FS_ENOINPUT, &e,
+               "/tmp: cannot read: Is a directory");
+    CU_ASSERT_EQUAL(w.n, 0);
+    workload_free(&w);
+}
+
+/* A failed read leaves the workload as it was, team table included; ids are
+ * unique across what was there and what is read. */
+static void test_read_appends(void)
+{
+    struct workload w;
+    struct fs_err e = {0};
+    workload_init(&w);
+    CU_ASSERT_EQUAL_FATAL(read_text(HDR ROW("3,5,train,old,1,0,,1,h100-sxm"), &w, &e), 0);
+    expect_msg(read_text(HDR ROW("4,0,train,new1,1,0,,1,h100-sxm")
+                             ROW("5,0,train,new2,1,0,,1,nope"), &w, &e),
+               FS_EDATA, &e, ":3: column ref_type:");
+    CU_ASSERT_EQUAL(w.n, 1);
+    CU_ASSERT_EQUAL(w.nteams, 1);
+    CU_ASSERT_EQUAL(workload_team(&w, "old"), 0);
+    CU_ASSERT_EQUAL(workload_team(&w, "new2"), 1);
+    expect_msg(read_text(HDR ROW("3,0,train,x,1,0,,1,h100-sxm"), &w, &e), FS_EDATA, &e,
+               ":2: duplicate job id 3 (already in the workload)");
+    CU_ASSERT_EQUAL(read_text(HDR ROW("1,9,train,x,1,0,,1,h100-sxm"), &w, &e), 0);
+    CU_ASSERT(w.n == 2 && w.jobs[0].id == 3 && w.jobs[1].id == 1); /* sorted by submit */
+    workload_free(&w);
+}
+
+/* ---- the job list ------------------------------------------------------------ */
+
+static void test_add_resets(void)
+{
+    struct workload w;
+    workload_init(&w);
+    int32_t *gang = malloc(2 * sizeof *gang);
+    struct job j = {.id = 1, .state = JOB_RUNNING, .type = 2, .node = 5, .nnodes = 2,
+                    .gang = gang, .start = 10, .end = 20, .gpus = 16, .work = 3};
+    struct job *c = workload_add(&w, &j);
+    CU_ASSERT(c == &w.jobs[0] && c->id == 1 && c->gpus == 16 && c->work == 3);
+    CU_ASSERT(c->state == JOB_FUTURE && c->type == -1 && c->node == -1 && c->nnodes == 0);
+    CU_ASSERT(c->gang == NULL && c->start == -1 && c->end == -1);
+    CU_ASSERT(j.gang == gang && j.type == 2); /* the original is untouched */
+    free(gang);
+    /* workload_free frees the gangs the scheduler hangs on jobs (LSan checks). */
+    c->gang = malloc(2 * sizeof *c->gang);
+    c->nnodes = 2;
+    workload_free(&w);
+    CU_ASSERT(w.n == 0 && w.jobs == NULL && w.nteams == 0);
+    workload_free(&w); /* twice is harmless */
+    workload_free(NULL);
+}
+
+static void test_sort(void)
+{
+    struct workload w;
+    workload_init(&w);
+    static const int64_t keys[][2] = {{5, 2}, {5, 1}, {3, 9}, {5, 1}, {0, 100}};
+    for (int i = 0; i < 5; i++)
+        workload_add(&w, &(struct job){.submit = keys[i][0], .id = keys[i][1], .gpus = i});
+    workload_sort(&w);
+    static const int order[] = {4, 2, 1, 3, 0}; /* ties keep insertion order */
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT_EQUAL(w.jobs[i].gpus, order[i]);
+    workload_free(&w);
+
+    /* Many ties: equal (submit, id) must keep insertion order (gpus). */
+    srand(7);
+    for (int i = 0; i < 20000; i++)
+        workload_add(&w, &(struct job){.submit = rand() % 10, .id = rand() % 10, .gpus = i});
+    workload_sort(&w);
+    size_t bad = 0;
+    for (size_t i = 1; i < w.n; i++) {
+        const struct job *a = &w.jobs[i - 1], *b = &w.jobs[i];
+        bad += a->submit > b->submit || (a->submit == b->submit && a->id > b->id) ||
+               (a->submit == b->submit && a->id == b->id && a->gpus > b->gpus);
+    }
+    CU_ASSERT_EQUAL(w.n, 20000);
+    CU_ASSERT_EQUAL(bad, 0);
+    workload_free(&w);
+}
+
+static void test_teams(void)
+{
+    struct workload w;
+    workload_init(&w);
+    char name[32];
+    int wrong = 0;
+    for (int i = 0; i < 70000; i++) {
+        snprintf(name, sizeof name, "team-%05d", i);
+        wrong += workload_team(&w, name) != (i < WORKLOAD_MAX_TEAMS ? i : -1);
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(w.nteams, WORKLOAD_MAX_TEAMS);
+    CU_ASSERT_EQUAL(workload_team(&w, "team-00000"), 0);   /* found even when full */
+    CU_ASSERT_EQUAL(workload_team(&w, "team-65534"), 65534);
+    CU_ASSERT_EQUAL(workload_team(&w, "team-65535"), -1);
+    CU_ASSERT_STRING_EQUAL(w.teams[123], "team-00123");
+    workload_free(&w);
+}
+
+/* ---- the generator --------------------------------------------------------------- */
+
+static const struct gen_spec base_spec = {
+    .jobs = 20000,
+    .arrivals_per_hour = 120, /* a mean gap of 30 s */
+    .duration_median_s = 3600,
+    .duration_sigma = 1.0,
+    .duration_max_s = 3600 * 100, /* above the 99.999th percentile: no effect */
+    .ncounts = 4,
+    .gpu_counts = {1, 2, 4, 8},
+    .gpu_weights = {4, 3, 2, 1},
+    .kind_weights = {0.5, 0.2, 0.2, 0.1},
+    .nteams = 3,
+    .team_names = {"alpha", "beta", "gamma"},
+    .team_weights = {6, 3, 1},
+    .ref_type = 1,
+};
+
+static void test_gen_deterministic(void)
+{
+    struct workload a, b, c;
+    workload_init(&a);
+    workload_init(&b);
+    workload_init(&c);
+    struct gen_spec s = base_spec;
+    s.jobs = 1000;
+    workload_generate(&s, 42, &a);
+    workload_generate(&s, 42, &b);
+    workload_generate(&s, 43, &c);
+    CU_ASSERT_EQUAL(a.n, 1000);
+    CU_ASSERT_EQUAL(count_diffs(&a, &b), 0);
+    CU_ASSERT(count_diffs(&a, &c) > 990);
+    /* Separate streams: a different size mix moves no arrival, kind or team. */
+    workload_free(&b);
+    s.gpu_weights[0] = 0;
+    workload_generate(&s, 42, &b);
+    size_t moved = 0;
+    for (size_t i = 0; i < a.n; i++)
+        moved += a.jobs[i].submit != b.jobs[i].submit || a.jobs[i].kind != b.jobs[i].kind ||
+                 a.jobs[i].team != b.jobs[i].team ||
+                 fabs(a.jobs[i].work / a.jobs[i].gpus - b.jobs[i].work / b.jobs[i].gpus) >
+                     1e-9 * a.jobs[i].work;
+    CU_ASSERT_EQUAL(moved, 0);
+    /* Arrivals and durations come from their own streams, draw for draw. */
+    gsl_rng *ra = rng_stream(42, RNG_ARRIVALS), *rd = rng_stream(42, RNG_DURATIONS);
+    fs_time t = 0;
+    moved = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        t += fs_from_seconds(gsl_ran_exponential(ra, 30.0));
+        double d = fmax(1, fmin(gsl_ran_lognormal(rd, log(3600), 1.0), 3600 * 100));
+        moved += a.jobs[i].submit != t || a.jobs[i].work != a.jobs[i].gpus * d;
+    }
+    CU_ASSERT_EQUAL(moved, 0);
+    gsl_rng_free(ra);
+    gsl_rng_free(rd);
+    workload_free(&a);
+    workload_free(&b);
+    workload_free(&c);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Per-GPU durations of w, sorted. */
+static double *durations(const struct workload *w)
+{
+    double *d = malloc(w->n * sizeof *d);
+    for (size_t i = 0; i < w->n; i++)
+        d[i] = w->jobs[i].work / w->jobs[i].gpus;
+    qsort(d, w->n, sizeof *d, cmp_double);
+    return d;
+}
+
+/* Tolerances, for n = 20000 draws (a fixed seed makes the run repeatable; the
+ * bounds are chosen so that a correct generator passes for ~any seed while a
+ * wrong parameter, e.g. a rate per second taken for one per hour, fails):
+ * - mean gap: exponential, sd = mean, so the standard error is
+ *   mean / sqrt(n) = 0.71 %; 3 % is 4.2 standard errors (p ~ 2e-5).
+ * - median of a lognormal: standard error m * sigma * sqrt(pi / 2) / sqrt(n)
+ *   = 0.89 % at sigma 1; 5 % is 5.6 standard errors.
+ * - a category frequency: standard error sqrt(p (1 - p) / n) <= 0.0036;
+ *   0.02 is at least 5.6 standard errors. */
+static void test_gen_distributions(void)
+{
+    struct workload w;
+    workload_init(&w);
+    workload_generate(&base_spec, 2024, &w);
+    CU_ASSERT_EQUAL_FATAL(w.n, 20000);
+    double n = (double)w.n;
+    double mean_gap = fs_to_seconds(w.jobs[w.n - 1].submit) / n; /* the first gap starts at 0 */
+    CU_ASSERT(fabs(mean_gap / 30.0 - 1) < 0.03);
+    double *d = durations(&w);
+    double median = (d[w.n / 2 - 1] + d[w.n / 2]) / 2;
+    CU_ASSERT(fabs(median / 3600.0 - 1) < 0.05);
+    free(d);
+
+    double counts[9] = {0}, kinds[JOB_KIND_COUNT] = {0}, teams[3] = {0};
+    size_t bad = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        const struct job *j = &w.jobs[i];
+        bad += j->id != (int64_t)i + 1 || (i && j->submit < w.jobs[i - 1].submit) ||
+               j->ref_type != 1 || j->allowed != 0 || j->gpu_mem_gb != 0 ||
+               j->state != JOB_FUTURE || j->gpus < 1 || j->gpus > 8 || j->team > 2;
+        if (j->gpus >= 1 && j->gpus <= 8 && j->team <= 2) {
+            counts[j->gpus]++;
+            kinds[j->kind]++;
+            teams[j->team]++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(w.nteams == 3 && strcmp(w.teams[2], "gamma") == 0);
+    static const double pc[4] = {0.4, 0.3, 0.2, 0.1}, pt[3] = {0.6, 0.3, 0.1};
+    for (int k = 0; k < 4; k++) {
+        CU_ASSERT(fabs(counts[1 << k] / n - pc[k]) < 0.02);
+        CU_ASSERT(fabs(kinds[k] / n - base_spec.kind_weights[k]) < 0.02);
+    }
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT(fabs(teams[k] / n - pt[k]) < 0.02);
+    workload_free(&w);
+}
+
+/* The cap and the 1 s floor: with the cap at the median about half the draws
+ * sit on it; with a median of 0.5 s and sigma 2, P(draw < 1 s) =
+ * Phi(ln 2 / 2) = 0.6356 of them sit on the floor.  Standard errors <= 0.0036
+ * (see above). */
+static void test_gen_bounds(void)
+{
+    struct workload w;
+    workload_init(&w);
+    struct gen_spec s = base_spec;
+    s.duration_max_s = 3600;
+    workload_generate(&s, 5, &w);
+    double *d = durations(&w);
+    size_t at_cap = 0;
+    for (size_t i = 0; i < w.n; i++)
+        at_cap += fabs(d[i] - 3600) < 1e-9;
+    CU_ASSERT(d[w.n - 1] <= 3600 * (1 + 1e-12));
+    CU_ASSERT(fabs((double)at_cap / (double)w.n - 0.5) < 0.02);
+    free(d);
+    workload_free(&w);
+
+    s = base_spec;
+    s.duration_median_s = 0.5;
+    s.duration_sigma = 2;
+    workload_generate(&s, 5, &w);
+    d = durations(&w);
+    size_t at_floor = 0;
+    for (size_t i = 0; i < w.n; i++)
+        at_floor += fabs(d[i] - 1) < 1e-12;
+    CU_ASSERT(d[0] >= 1 - 1e-12);
+    CU_ASSERT(fabs((double)at_floor / (double)w.n - 0.6356) < 0.02);
+    free(d);
+    workload_free(&w);
+
+    /* The spread: ln(q75 / q25) = 2 * 0.67449 sigma for a lognormal.  By the
+     * asymptotic (co)variance of sample quantiles this estimate of sigma has
+     * a standard error of 0.83 % at n = 20000, so 5 % is 6 of them (and
+     * sigma 0.5 tells sigma from sigma^2 or 1 / sigma). */
+    s = base_spec;
+    s.duration_sigma = 0.5;
+    workload_generate(&s, 5, &w);
+    d = durations(&w);
+    double sigma = log(d[3 * w.n / 4] / d[w.n / 4]) / (2 * 0.67449);
+    CU_ASSERT(fabs(sigma / 0.5 - 1) < 0.05);
+    free(d);
+    workload_free(&w);
+}
+
+static CU_TestInfo list_tests[] = {
+    {"add resets placement, free frees gangs", test_add_resets},
+    {"sort by (submit, id), stable", test_sort},
+    {"team interning, 65535 at most", test_teams},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo csv_tests[] = {
+    {"read fields, CRLF, comments, BOM", test_read_fields},
+    {"read, write, read round-trips exactly", test_round_trip},
+    {"write errors", test_write_errors},
+    {"bad files: code and FILE:LINE message", test_bad_files},
+    {"long line, NUL byte, cannot open/read", test_bad_bytes},
+    {"append, rollback, duplicates vs existing", test_read_appends},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo gen_tests[] = {
+    {"same seed same jobs, separate streams", test_gen_deterministic},
+    {"arrival, duration, size, kind, team laws", test_gen_distributions},
+    {"duration cap and 1 s floor", test_gen_bounds},
+    CU_TEST_INFO_NULL,
+};
+
+int main(void)
+{
+    CU_SuiteInfo suites[] = {
+        {"workload", setup, NULL, NULL, NULL, list_tests},
+        {"native csv", setup, NULL, NULL, NULL, csv_tests},
+        {"generator", setup, NULL, NULL, NULL, gen_tests},
+        CU_SUITE_INFO_NULL,
+    };
+    return tu_run("test_workload", suites);
+}

@@ -1,0 +1,20 @@
+/* cli.h - what the subcommands of tools/fleetsim share. */
+#ifndef FS_TOOLS_CLI_H
+#define FS_TOOLS_CLI_H
+
+#include "../base/base.h"
+
+#define FLEETSIM_VERSION "0.1.0"
+
+/* Each subcommand: argv[0] is the subcommand's name.  RET: exit status. */
+int cmd_run(int argc, char **argv);
+
+/* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
+int cli_fail(const struct fs_err *err);
+
+/* The GPU catalog to use when a scenario names none: $FLEETSIM_DATA/gpus.json,
+ * else the build tree's models/data/gpus.json or the installed
+ * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
+const char *cli_default_catalog(void);
+
+#endif

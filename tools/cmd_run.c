@@ -1,0 +1,160 @@
+/* cmd_run.c - `fleetsim run SCENARIO`: simulate and write the results. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../reports/metrics.h"
+#include "../reports/output.h"
+#include "../reports/summary.h"
+#include "cli.h"
+
+static int usage(int code)
+{
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME]\n"
+               "                    [--catalog FILE] [--progress] [--quiet]\n\n"
+               "Simulate SCENARIO (JSON, see scenarios/README.md) and write summary.json,\n"
+               "jobs.csv and timeseries.csv to DIR (default: out/SCENARIO-NAME).\n\n"
+               "  -o, --output DIR    output folder (created if missing)\n"
+               "  -s, --seed N        override the scenario's seed\n"
+               "  -p, --policy NAME   override the scenario's policy:");
+    for (size_t i = 0; sched_policies[i]; i++)
+        fprintf(f, " %s", sched_policies[i]->name);
+    fprintf(f, "\n"
+               "      --catalog FILE  GPU catalog when the scenario names none\n"
+               "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
+               "      --progress      show a progress bar even when stderr is not a terminal\n"
+               "  -q, --quiet         print nothing but errors\n"
+               "  -h, --help          this help\n");
+    return code;
+}
+
+static void progress_bar(void *ctx, fs_time now, fs_time horizon)
+{
+    (void)ctx;
+    if (horizon == FS_TIME_MAX) {
+        fprintf(stderr, "\r  simulated %.2f days", fs_to_seconds(now) / 86400);
+        return;
+    }
+    int width = 40, done = (int)((double)width * (double)now / (double)horizon);
+    fprintf(stderr, "\r  [%.*s%*s] %3d %%", done, "########################################",
+            width - done, "", (int)(100.0 * (double)now / (double)horizon));
+}
+
+enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_COUNT };
+static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv"};
+
+/* Simulate and write every output under its temporary name, then rename
+ * them all; on any error every temporary file is removed. */
+static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet,
+                    struct fs_err *err)
+{
+    struct outfile out[OUT_COUNT] = {0};
+    struct sim *s = NULL;
+    struct metrics *m = NULL;
+    struct run_stats st;
+    struct timespec t0, t1;
+    int rc;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if ((rc = out_mkdir(dir, err)))
+        goto done;
+    for (int k = 0; k < OUT_COUNT; k++)
+        if ((rc = out_open(&out[k], dir, out_names[k], err)))
+            goto done;
+
+    s = sim_new(sc);
+    m = metrics_new(sc, out[OUT_TIMESERIES].f);
+    sim_observe(s, metrics_observer(m));
+    if (progress) {
+        s->progress = progress_bar;
+    }
+    sim_run(s);
+    if (progress)
+        fprintf(stderr, "\r%60s\r", "");
+
+    run_stats_compute(s, m, &st);
+    summary_write_json(out[OUT_SUMMARY].f, s, m, &st);
+    summary_write_jobs(out[OUT_JOBS].f, s);
+    for (int k = 0; k < OUT_COUNT; k++)
+        if ((rc = out_close(&out[k], err)))
+            goto done;
+    for (int k = 0; k < OUT_COUNT; k++)
+        if ((rc = out_commit(&out[k], err)))
+            goto done;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!quiet) {
+        summary_print(stderr, s, m, &st);
+        fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv} "
+                        "(%llu events, %.2f s wall)\n", dir, (unsigned long long)s->events,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    }
+done:
+    for (int k = 0; k < OUT_COUNT; k++)
+        out_discard(&out[k]);
+    metrics_free(m);
+    sim_free(s);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
+        {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
+        {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    struct scenario_options so = {.catalog = NULL};
+    const char *dir = NULL;
+    bool progress = isatty(STDERR_FILENO), quiet = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:s:p:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 's': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (errno || *end || end == optarg || optarg[0] == '-') {
+                fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", optarg);
+                return 64;
+            }
+            so.has_seed = true;
+            so.seed = v;
+            break;
+        }
+        case 'p': so.policy = optarg; break;
+        case 'c': so.catalog = optarg; break;
+        case 'P': progress = true; break;
+        case 'q': quiet = true; break;
+        case 'h': return usage(0);
+        default: return usage(64);
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "fleetsim run: expected one SCENARIO file\n");
+        return usage(64);
+    }
+    if (!so.catalog)
+        so.catalog = cli_default_catalog();
+    if (quiet)
+        progress = false;
+
+    struct fs_err err = {0};
+    struct scenario *sc = NULL;
+    int rc = scenario_load(argv[optind], &so, &sc, &err);
+    if (rc == 0) {
+        char fallback[512];
+        if (!dir) {
+            snprintf(fallback, sizeof fallback, "out/%s", sc->name);
+            dir = fallback;
+        }
+        rc = simulate(sc, dir, progress, quiet, &err);
+    }
+    scenario_free(sc);
+    return rc ? cli_fail(&err) : 0;
+}

@@ -1,0 +1,81 @@
+/* fleetsim.c - the command-line front end: a table of subcommands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
+    {NULL, NULL, NULL},
+};
+
+static int usage(int code)
+{
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim COMMAND [OPTIONS]\n"
+               "       fleetsim --help | --version\n\n"
+               "Deterministic discrete-event simulator and capacity planner for GPU clusters.\n\n"
+               "Commands:\n");
+    for (const struct command *c = commands; c->name; c++)
+        fprintf(f, "  %-10s %s\n", c->name, c->summary);
+    fprintf(f, "\nRun 'fleetsim COMMAND --help' for a command's options.\n"
+               "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
+               "66 cannot open input, 70 internal error, 73 cannot create output.\n");
+    return code;
+}
+
+int cli_fail(const struct fs_err *err)
+{
+    fprintf(stderr, "fleetsim: %s\n", err->msg);
+    return fs_exit_code(err->code);
+}
+
+const char *cli_default_catalog(void)
+{
+    static char path[4096];
+    const char *env = getenv("FLEETSIM_DATA");
+    if (env && *env) {
+        snprintf(path, sizeof path, "%s/gpus.json", env);
+        return path;
+    }
+    char exe[4000];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        static const char *const rel[] = {"/../models/data/gpus.json", "/../share/fleetsim/gpus.json"};
+        for (size_t i = 0; i < FS_ARRAY_LEN(rel); i++) {
+            snprintf(path, sizeof path, "%s%s", exe, rel[i]);
+            if (access(path, R_OK) == 0)
+                return path;
+        }
+    }
+    return "models/data/gpus.json";
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(64);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return usage(0);
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("fleetsim %s\n", FLEETSIM_VERSION);
+        return 0;
+    }
+    for (const struct command *c = commands; c->name; c++)
+        if (strcmp(argv[1], c->name) == 0)
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "fleetsim: unknown command \"%s\"\n", argv[1]);
+    return usage(64);
+}
