@@ -132,5 +132,11 @@ const char *fs_suggest(const char *s, const char *const *cands, size_t n)
         }
     }
     size_t limit = strlen(s) / 3 + 1;
-    return best_d <= limit ? best : NULL;
+    if (best_d <= limit)
+        return best;
+    /* A short form of a longer name ("h100" for "h100-sxm"). */
+    for (size_t i = 0; i < n && *s; i++)
+        if (strncmp(cands[i], s, strlen(s)) == 0)
+            return cands[i];
+    return NULL;
 }

@@ -24,11 +24,11 @@ static char *read_all(const char *path, size_t *len, struct fs_err *err, int *rc
             break;
         buf = xrealloc(buf, cap *= 2);
     }
-    int bad = ferror(f);
+    int bad = ferror(f) ? errno : 0;
     fclose(f);
     if (bad || n >= JSON_MAX_BYTES) {
-        *rc = fs_fail(err, bad ? FS_ENOINPUT : FS_EDATA, "%s: %s", path,
-                      bad ? "read error" : "file larger than 256 MiB");
+        *rc = bad ? fs_fail(err, FS_ENOINPUT, "%s: cannot read: %s", path, strerror(bad))
+                  : fs_fail(err, FS_EDATA, "%s: file larger than 256 MiB", path);
         free(buf);
         return NULL;
     }

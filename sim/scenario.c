@@ -113,6 +113,9 @@ static int load_weights(struct ctx *c, const cJSON *obj, const char *path,
         if (!cJSON_IsNumber(w) || !(w->valuedouble >= 0) || w->valuedouble > 1e9)
             return fs_fail(c->err, FS_EDATA, "%s: %s.%s: weight must be a number >= 0",
                            c->file, path, w->string);
+        for (int k = 0; k < *n; k++)
+            if (strcmp(names[k], w->string) == 0)
+                return fs_fail(c->err, FS_EDATA, "%s: %s: duplicate key \"%s\"", c->file, path, w->string);
         names[*n] = w->string;
         weights[(*n)++] = w->valuedouble;
         sum += w->valuedouble;
@@ -140,6 +143,9 @@ static int load_gen_choices(struct ctx *c, const cJSON *gen, struct gen_spec *g)
             return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: key \"%s\" is not a GPU count (1..100000)",
                            c->file, p, names[k]);
         g->gpu_counts[k] = (int32_t)v;
+        for (int i = 0; i < k; i++)
+            if (g->gpu_counts[i] == v)
+                return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: GPU count %ld given twice", c->file, p, v);
     }
     if ((rc = json_child(gen, "kinds", true, cJSON_Object, &obj, c->file, p, c->err)) ||
         (rc = load_weights(c, obj, "$.workload.generator.kinds", names, weights, &n)))
@@ -203,6 +209,8 @@ static int load_workload(struct ctx *c, const cJSON *root)
         return rc;
     if (!gen == !trace)
         return fs_fail(c->err, FS_EDATA, "%s: $.workload: give exactly one of \"trace\" and \"generator\"", c->file);
+    if (gen && cJSON_GetObjectItemCaseSensitive(wl, "format"))
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.format: only a trace has a format", c->file);
     if (gen)
         return load_generator(c, gen);
     if (strcmp(format, "native") != 0)
@@ -212,7 +220,8 @@ static int load_workload(struct ctx *c, const cJSON *root)
     return workload_read_native(c->sc->workload_source, c->sc->cat, &c->sc->wl, c->err);
 }
 
-static int unknown_policy(struct ctx *c, const char *where, const char *name)
+/* An unknown policy: a usage error when it came from the command line. */
+static int unknown_policy(struct ctx *c, int code, const char *where, const char *name)
 {
     size_t n;
     const char *const *names = sched_policy_names(&n);
@@ -221,8 +230,8 @@ static int unknown_policy(struct ctx *c, const char *where, const char *name)
     for (size_t k = 0; k < n; k++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
     if (hint)
-        return fs_fail(c->err, FS_EDATA, "%s: unknown policy \"%s\"; did you mean \"%s\"?", where, name, hint);
-    return fs_fail(c->err, FS_EDATA, "%s: unknown policy \"%s\" (policies: %s)", where, name, list);
+        return fs_fail(c->err, code, "%s: unknown policy \"%s\"; did you mean \"%s\"?", where, name, hint);
+    return fs_fail(c->err, code, "%s: unknown policy \"%s\" (policies: %s)", where, name, list);
 }
 
 static int load_scheduler(struct ctx *c, const cJSON *root)
@@ -240,12 +249,11 @@ static int load_scheduler(struct ctx *c, const cJSON *root)
         name = c->opt->policy;
     if ((c->sc->policy = sched_policy_find(name)))
         return 0;
-    if (c->opt && c->opt->policy) {
-        return unknown_policy(c, "--policy", name);
-    }
+    if (c->opt && c->opt->policy)
+        return unknown_policy(c, FS_EUSAGE, "--policy", name);
     char where[512];
     snprintf(where, sizeof where, "%s: $.scheduler.policy", c->file);
-    return unknown_policy(c, where, name);
+    return unknown_policy(c, FS_EDATA, where, name);
 }
 
 static int load_output(struct ctx *c, const cJSON *root)
@@ -283,6 +291,31 @@ static int load_header(struct ctx *c, const cJSON *root)
     return 0;
 }
 
+/* Why job j can never run on cl, into buf. */
+static void unfit_reason(const struct cluster *cl, const struct job *j, char *buf, size_t n)
+{
+    bool in_fleet = false;
+    double max_mem = 0;
+    int max_node = 0;
+    for (int t = 0; t < cl->cat->n; t++) {
+        if (!cl->types[t].max_gpus || (j->allowed && !(j->allowed >> t & 1)))
+            continue;
+        in_fleet = true;
+        double mem = cl->cat->types[t].memory_gb;
+        max_mem = mem > max_mem ? mem : max_mem;
+        if (mem >= j->gpu_mem_gb && cl->types[t].max_gpus > max_node)
+            max_node = cl->types[t].max_gpus;
+    }
+    if (!in_fleet)
+        snprintf(buf, n, "none of its allowed GPU types is in the fleet");
+    else if (!max_node)
+        snprintf(buf, n, "it needs %g GB per GPU and the allowed GPUs in the fleet have at most %g GB",
+                 j->gpu_mem_gb, max_mem);
+    else
+        snprintf(buf, n, "it needs %d GPUs, more than a node has (at most %d), and no allowed type "
+                 "has enough whole nodes of a size that divides it", j->gpus, max_node);
+}
+
 /* A job no node of the fleet can ever host would wait forever: refuse it. */
 static int check_fits(struct ctx *c)
 {
@@ -290,11 +323,12 @@ static int check_fits(struct ctx *c)
     int rc = 0;
     for (size_t i = 0; i < c->sc->wl.n && !rc; i++) {
         const struct job *j = &c->sc->wl.jobs[i];
-        if (!sched_fits_fleet(cl, j))
-            rc = fs_fail(c->err, FS_EDATA, "%s: job %lld (%d GPUs, %g GB each) can never run: no "
-                         "allowed GPU type in the fleet has the memory and a node size that fits it "
-                         "(jobs larger than a node need a multiple of its size)",
-                         c->sc->workload_source, (long long)j->id, j->gpus, j->gpu_mem_gb);
+        char why[256];
+        if (sched_fits_fleet(cl, j))
+            continue;
+        unfit_reason(cl, j, why, sizeof why);
+        rc = fs_fail(c->err, FS_EDATA, "%s: job %lld can never run on this fleet: %s",
+                     c->sc->workload_source, (long long)j->id, why);
     }
     cluster_free(cl);
     return rc;

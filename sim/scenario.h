@@ -40,8 +40,9 @@ struct scenario_options {
 };
 
 /* Load path.  RET: 0, FS_ENOINPUT (the scenario, its trace or catalog cannot
- * be read) or FS_EDATA (anything malformed or inconsistent, including a job
- * that no node of the fleet can ever host), with err filled. */
+ * be read), FS_EDATA (anything malformed or inconsistent, including a job
+ * that no node of the fleet can ever host) or FS_EUSAGE (an unknown policy
+ * in opt), with err filled. */
 int scenario_load(const char *path, const struct scenario_options *opt,
                   struct scenario **out, struct fs_err *err);
 void scenario_free(struct scenario *sc);

@@ -41,7 +41,7 @@ void workload_free(struct workload *w)
     workload_init(w);
 }
 
-/* ---- team interning ---------------------------------------------------- */
+/* ---- team interning ----------------------------------------------------- */
 
 static uint64_t hash_str(const char *s)
 {
@@ -83,7 +83,7 @@ int workload_team(struct workload *w, const char *name)
     return (int)w->nteams++;
 }
 
-/* ---- jobs ---------------------------------------------------------------- */
+/* ---- jobs --------------------------------------------------------------- */
 
 struct job *workload_add(struct workload *w, const struct job *j)
 {
@@ -96,15 +96,15 @@ struct job *workload_add(struct workload *w, const struct job *j)
     return c;
 }
 
+/* A sort key: primary, secondary, and the item's index. */
 struct sort_key {
-    fs_time submit;
-    int64_t id;
+    int64_t k1, k2;
     size_t idx;
 };
 
 static int key_before(const struct sort_key *a, const struct sort_key *b)
 {
-    return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
+    return a->k1 != b->k1 ? a->k1 < b->k1 : a->k2 < b->k2;
 }
 
 /* Bottom-up merge sort of n keys; stable because a merge takes from the left
@@ -130,28 +130,49 @@ static struct sort_key *merge_sort(struct sort_key *a, struct sort_key *tmp, siz
     return a;
 }
 
+static int job_before(const struct job *a, const struct job *b)
+{
+    return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
+}
+
+/* Put the jobs in the order of sorted (position i takes job sorted[i].idx),
+ * following each cycle of that permutation with one spare job and marking
+ * done positions with idx = i: no second job array. */
+static void permute(struct job *jobs, struct sort_key *sorted, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (sorted[i].idx == i)
+            continue;
+        struct job spare = jobs[i];
+        size_t j = i;
+        while (sorted[j].idx != i) {
+            size_t k = sorted[j].idx;
+            jobs[j] = jobs[k];
+            sorted[j].idx = j;
+            j = k;
+        }
+        jobs[j] = spare;
+        sorted[j].idx = j;
+    }
+}
+
 void workload_sort(struct workload *w)
 {
     size_t n = w->n, i;
+    for (i = 1; i < n && !job_before(&w->jobs[i], &w->jobs[i - 1]); i++)
+        ;
+    if (i >= n)
+        return; /* sorted already, as traces and generated workloads often are */
     struct sort_key *keys = xmalloc(n * sizeof *keys);
+    struct sort_key *tmp = xmalloc(n * sizeof *tmp);
     for (i = 0; i < n; i++)
         keys[i] = (struct sort_key){w->jobs[i].submit, w->jobs[i].id, i};
-    for (i = 1; i < n && !key_before(&keys[i], &keys[i - 1]); i++)
-        ;
-    if (i < n) { /* not sorted already: sort keys, then move the jobs once */
-        struct sort_key *tmp = xmalloc(n * sizeof *tmp);
-        struct sort_key *sorted = merge_sort(keys, tmp, n);
-        struct job *jobs = xmalloc(w->cap * sizeof *jobs);
-        for (i = 0; i < n; i++)
-            jobs[i] = w->jobs[sorted[i].idx];
-        free(w->jobs);
-        w->jobs = jobs;
-        free(tmp);
-    }
+    permute(w->jobs, merge_sort(keys, tmp, n), n);
     free(keys);
+    free(tmp);
 }
 
-/* ---- writer ---------------------------------------------------------------- */
+/* ---- writer ------------------------------------------------------------- */
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as exactly v. */
 static void fmt_double(char *buf, size_t size, double v)
@@ -189,16 +210,17 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
         fs_time t = j->submit < 0 ? -j->submit : j->submit;
         bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
                          ",%s,%s,%s,%s\n",
-                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC), (int64_t)(t % FS_USEC),
-                      job_kind_name((enum job_kind)j->kind), w->teams[j->team], j->gpus,
-                      mem, types, work, cat->types[j->ref_type].name) < 0;
+                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC),
+                      (int64_t)(t % FS_USEC), job_kind_name((enum job_kind)j->kind),
+                      w->teams[j->team], j->gpus, mem, types, work,
+                      cat->types[j->ref_type].name) < 0;
     }
     if (fflush(f) != 0 || ferror(f))
         bad = 1;
     return bad ? FS_ECANTCREAT : 0;
 }
 
-/* ---- reader: lines ----------------------------------------------------------- */
+/* ---- reader: lines ------------------------------------------------------ */
 
 /* A buffered line reader with bounded memory: a line never grows the buffer
  * past LINE_LIMIT, however long it is in the file. */
@@ -214,7 +236,7 @@ struct lines {
 
 /* OUT *s, *len: the next line, its CR LF removed, NUL-terminated in place.
  * RET: 1; 0 at the end; -1 when the line is over LINE_LIMIT; -2 on a read
- * error (errno set).  lineno counts the line in every case. */
+ * error (errno set).  lineno is the number of the line returned or too long. */
 static int lines_next(struct lines *r, char **s, size_t *len)
 {
     char *nl;
@@ -251,7 +273,7 @@ static int lines_next(struct lines *r, char **s, size_t *len)
     return *len > LINE_LIMIT ? -1 : 1;
 }
 
-/* ---- reader: fields ------------------------------------------------------------ */
+/* ---- reader: fields ----------------------------------------------------- */
 
 struct row {
     const char *path;
@@ -284,7 +306,6 @@ static int number_chars(const char *s, const char *allowed)
 static int parse_double(const struct row *r, int col, const char *s, double *out)
 {
     char *end;
-    errno = 0;
     if (number_chars(s, "0123456789.eE+-")) {
         *out = strtod(s, &end);
         if (*end == '\0' && isfinite(*out))
@@ -406,48 +427,47 @@ static int parse_row(const struct row *r, char *line, struct workload *w, struct
     return 0;
 }
 
-/* ---- reader: duplicate ids ------------------------------------------------------ */
+/* ---- reader: duplicate ids ---------------------------------------------- */
 
-/* An open-addressing set of ids, each with the line it was first seen on
- * (-1: already in the workload before this read; 0 marks an empty slot). */
-struct idset {
-    struct idslot {
-        int64_t id;
-        long long line;
-    } *slots;
-    size_t cap, n;
-};
-
-static size_t hash_id(int64_t id)
+/* Duplicate ids are found once every row has parsed, by sorting (id, index)
+ * keys - sequential memory access, where a hash set of a million ids spends
+ * its time in cache misses - and not at all when the ids increase, as they
+ * usually do.  Jobs n0.. were read from lines[0..]; jobs before n0 were in w
+ * already.  RET: 0, or FS_EDATA for the duplicate seen earliest in the file. */
+static int check_ids(const struct workload *w, size_t n0, const long long *lines,
+                     const char *path, struct fs_err *err)
 {
-    uint64_t x = (uint64_t)id; /* the splitmix64 finalizer */
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return (size_t)(x ^ (x >> 31));
-}
-
-/* Add id first seen on line.  RET: 0 when new, else the line of the first. */
-static long long idset_put(struct idset *s, int64_t id, long long line)
-{
-    if (2 * (s->n + 1) > s->cap) {
-        struct idset g = {xcalloc(s->cap ? 2 * s->cap : 1024, sizeof *g.slots),
-                          s->cap ? 2 * s->cap : 1024, 0};
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i].line)
-                idset_put(&g, s->slots[i].id, s->slots[i].line);
-        free(s->slots);
-        *s = g;
+    size_t n = w->n, i;
+    for (i = 1; i < n && w->jobs[i].id > w->jobs[i - 1].id; i++)
+        ;
+    if (i >= n)
+        return 0;
+    struct sort_key *keys = xmalloc(n * sizeof *keys);
+    struct sort_key *tmp = xmalloc(n * sizeof *tmp);
+    for (i = 0; i < n; i++)
+        keys[i] = (struct sort_key){w->jobs[i].id, 0, i};
+    struct sort_key *sorted = merge_sort(keys, tmp, n);
+    /* In a run of equal ids the first has the least index (the sort is
+     * stable); the duplicate to report is the one with the least index. */
+    size_t dup = SIZE_MAX, first = 0, run = 0;
+    for (i = 1; i < n; i++) {
+        if (sorted[i].k1 != sorted[run].k1)
+            run = i;
+        else if (sorted[i].idx >= n0 && sorted[i].idx < dup) /* not w's own */
+            dup = sorted[i].idx, first = sorted[run].idx;
     }
-    size_t h = hash_id(id) & (s->cap - 1);
-    for (; s->slots[h].line; h = (h + 1) & (s->cap - 1))
-        if (s->slots[h].id == id)
-            return s->slots[h].line;
-    s->slots[h] = (struct idslot){id, line};
-    s->n++;
-    return 0;
+    free(keys);
+    free(tmp);
+    if (dup == SIZE_MAX)
+        return 0;
+    if (first < n0)
+        return fs_fail(err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64
+                       " (already in the workload)", path, lines[dup - n0], w->jobs[dup].id);
+    return fs_fail(err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64 " (first on line %lld)",
+                   path, lines[dup - n0], w->jobs[dup].id, lines[first - n0]);
 }
 
-/* ---- reader ------------------------------------------------------------------------ */
+/* ---- reader ------------------------------------------------------------- */
 
 static int read_header(struct lines *in, const char *path, struct fs_err *err)
 {
@@ -471,10 +491,12 @@ static int is_blank(const char *s)
     return s[strspn(s, " \t")] == '\0';
 }
 
-/* The data lines after the header. */
+/* The data lines after the header.  OUT *lines: the line of each job added
+ * (an array the caller frees). */
 static int read_rows(struct lines *in, const struct row *proto, struct workload *w,
-                     struct idset *ids)
+                     long long **lines)
 {
+    size_t lines_cap = 0;
     struct row r = *proto;
     size_t n0 = w->n;
     char *s;
@@ -494,13 +516,8 @@ static int read_rows(struct lines *in, const struct row *proto, struct workload 
         struct job j;
         if ((rc = parse_row(&r, s, w, &j)) < 0)
             return rc;
-        long long first = idset_put(ids, j.id, r.line);
-        if (first > 0)
-            return fs_fail(r.err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64
-                           " (first on line %lld)", r.path, r.line, j.id, first);
-        if (first < 0)
-            return fs_fail(r.err, FS_EDATA, "%s:%lld: duplicate job id %" PRId64
-                           " (already in the workload)", r.path, r.line, j.id);
+        xgrow(lines, &lines_cap, w->n - n0 + 1, sizeof **lines);
+        (*lines)[w->n - n0] = r.line;
         workload_add(w, &j);
     }
     if (w->n == n0)
@@ -529,19 +546,19 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     if (!f)
         return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
     struct lines in = {.f = f, .buf = xmalloc(LINES_BUF + 1)};
-    struct idset ids = {0};
     struct row proto = {.path = path, .cat = cat, .err = err};
     size_t n0 = w->n, nteams0 = w->nteams;
-    for (size_t i = 0; i < w->n; i++)
-        idset_put(&ids, w->jobs[i].id, -1);
+    long long *lines = NULL;
     int rc = read_header(&in, path, err);
     if (rc == 0)
-        rc = read_rows(&in, &proto, w, &ids);
+        rc = read_rows(&in, &proto, w, &lines);
+    if (rc == 0)
+        rc = check_ids(w, n0, lines, path, err);
     if (rc < 0)
         rollback(w, n0, nteams0);
     else
         workload_sort(w);
-    free(ids.slots);
+    free(lines);
     free(in.buf);
     fclose(f);
     return rc;

@@ -60,9 +60,9 @@ void workload_sort(struct workload *w);
 /* Read a native job CSV into w (appending), then sort w (workload_sort).
  * RET: 0; FS_ENOINPUT when the file cannot be opened or read; FS_EDATA for a
  * bad header, a bad field (message "FILE:LINE: column NAME: ..."), a
- * duplicate id (also against jobs already in w), a line over 64 KiB or with
- * a NUL byte, or a file without jobs.  On failure w holds what it held
- * before the call. */
+ * duplicate id (against the file's earlier rows and the jobs already in w;
+ * checked once every row has parsed), a line over 64 KiB or with a NUL byte,
+ * or a file without jobs.  On failure w holds what it held before the call. */
 int workload_read_native(const char *path, const struct gpu_catalog *cat,
                          struct workload *w, struct fs_err *err);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -14,16 +15,7 @@
 
 #define HDR "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
 
-/* A stand-in for the catalog's lookup, so the suite links while models/gpu.c
- * is not there yet.  Weak: the real one wins whenever it is linked in. */
-__attribute__((weak)) int gpu_catalog_find(const struct gpu_catalog *cat, const char *name)
-{
-    for (int i = 0; i < cat->n; i++)
-        if (strcmp(cat->types[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
+/* A catalog built in memory: this suite tests the workload, not the loader. */
 static struct gpu_catalog cat;
 
 static int setup(void)
@@ -43,11 +35,14 @@ static int setup(void)
     return 0;
 }
 
-/* ---- helpers ------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------ */
 
 static int read_text(const char *text, struct workload *w, struct fs_err *e)
 {
-    return workload_read_native(tu_tmpfile(".csv", text), &cat, w, e);
+    const char *path = tu_tmpfile(".csv", text);
+    int rc = workload_read_native(path, &cat, w, e);
+    unlink(path);
+    return rc;
 }
 
 /* Field-by-field equality, doubles bit for bit.  RET: differing jobs. */
@@ -86,12 +81,13 @@ static int write_and_read(const struct workload *w, struct workload *back, char 
     }
     struct fs_err e = {0};
     int rc = workload_read_native(path, &cat, back, &e);
+    unlink(path);
     if (rc)
         printf("\n  read back: %s\n", e.msg);
     return rc;
 }
 
-/* ---- reading good files --------------------------------------------------- */
+/* ---- reading good files ------------------------------------------------- */
 
 static void test_read_fields(void)
 {
@@ -165,16 +161,18 @@ static void test_write_errors(void)
         CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_ECANTCREAT);
         fclose(f);
     }
-    f = fopen(tu_tmpfile(".csv", ""), "w");
+    const char *path = tu_tmpfile(".csv", "");
+    f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), 0);
     w.jobs[0].ref_type = cat.n; /* not a catalog type: nothing sensible to write */
     CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_EINTERNAL);
     fclose(f);
+    unlink(path);
     workload_free(&w);
 }
 
-/* ---- reading bad files ---------------------------------------------------- */
+/* ---- reading bad files -------------------------------------------------- */
 
 struct bad_case {
     const char *text;
@@ -233,6 +231,10 @@ static const struct bad_case bad_cases[] = {
     {HDR ROW("5,0,train,ml,1,0,,1,h100-sxm") "# c\n" ROW("17,0,train,ml,1,0,,1,h100-sxm")
          ROW("17,9,train,ml,1,0,,1,h100-sxm"),
      FS_EDATA, ":5: duplicate job id 17 (first on line 4)"},
+    {HDR ROW("5,0,train,ml,1,0,,1,h100-sxm") ROW("17,0,train,ml,1,0,,1,h100-sxm")
+         ROW("3,0,train,ml,1,0,,1,h100-sxm") ROW("17,0,train,ml,1,0,,1,h100-sxm")
+             ROW("3,0,train,ml,1,0,,1,h100-sxm") ROW("5,0,train,ml,1,0,,1,h100-sxm"),
+     FS_EDATA, ":5: duplicate job id 17 (first on line 3)"},
     {HDR "\r\n# x\r\n" GOOD "2,0,train,ml,8,40,,-1,h100-sxm\r\n", FS_EDATA,
      ":5: column work_gpu_s: must be > 0"},
 };
@@ -279,6 +281,7 @@ static void test_bad_bytes(void)
     fwrite(nul, 1, sizeof nul - 1, f);
     fclose(f);
     expect_msg(workload_read_native(path, &cat, &w, &e), FS_EDATA, &e, ":3: NUL byte in line");
+    unlink(path);
     expect_msg(workload_read_native("/nonexistent/jobs.csv", &cat, &w, &e), FS_ENOINPUT, &e,
                "/nonexistent/jobs.csv: cannot open: No such file or directory");
     expect_msg(workload_read_native("/tmp", &cat, &w, &e), FS_ENOINPUT, &e,
@@ -307,9 +310,22 @@ static void test_read_appends(void)
     CU_ASSERT_EQUAL(read_text(HDR ROW("1,9,train,x,1,0,,1,h100-sxm"), &w, &e), 0);
     CU_ASSERT(w.n == 2 && w.jobs[0].id == 3 && w.jobs[1].id == 1); /* sorted by submit */
     workload_free(&w);
+    /* Ids w repeats itself are not the file's fault; the file's are. */
+    struct gen_spec s = {.jobs = 10, .arrivals_per_hour = 60, .duration_median_s = 60,
+                         .ncounts = 1, .gpu_counts = {1}, .gpu_weights = {1},
+                         .kind_weights = {1}, .nteams = 1, .team_names = {"g"},
+                         .team_weights = {1}};
+    workload_generate(&s, 1, &w);
+    workload_generate(&s, 2, &w);
+    CU_ASSERT_EQUAL(read_text(HDR ROW("11,0,train,x,1,0,,1,h100-sxm"), &w, &e), 0);
+    expect_msg(read_text(HDR ROW("12,0,train,x,1,0,,1,h100-sxm") "#\n"
+                             ROW("7,0,train,x,1,0,,1,h100-sxm"), &w, &e),
+               FS_EDATA, &e, ":4: duplicate job id 7 (already in the workload)");
+    CU_ASSERT_EQUAL(w.n, 21);
+    workload_free(&w);
 }
 
-/* ---- the job list ------------------------------------------------------------ */
+/* ---- the job list ------------------------------------------------------- */
 
 static void test_add_resets(void)
 {
@@ -381,7 +397,7 @@ static void test_teams(void)
     workload_free(&w);
 }
 
-/* ---- the generator --------------------------------------------------------------- */
+/* ---- the generator ------------------------------------------------------ */
 
 static const struct gen_spec base_spec = {
     .jobs = 20000,

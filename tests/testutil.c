@@ -1,6 +1,8 @@
 /* testutil.c - CUnit runner and temporary files for the suites. */
 #include "testutil.h"
 
+#include "../base/base.h"
+
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +33,26 @@ const char *tu_path(const char *rel)
     return rel;
 }
 
+/* Every temporary file made, removed at exit. */
+static char **made;
+static size_t nmade, made_cap;
+
+static void remove_made(void)
+{
+    for (size_t i = 0; i < nmade; i++) {
+        unlink(made[i]);
+        free(made[i]);
+    }
+    free(made);
+}
+
 const char *tu_tmpfile(const char *suffix, const char *text)
 {
     static char paths[8][256];
     static int next;
     char *p = paths[next++ % 8];
+    if (!made)
+        atexit(remove_made);
     snprintf(p, 256, "/tmp/fleetsim-test-XXXXXX%s", suffix);
     int fd = mkstemps(p, (int)strlen(suffix));
     if (fd < 0) {
@@ -48,5 +65,7 @@ const char *tu_tmpfile(const char *suffix, const char *text)
         abort();
     }
     close(fd);
+    xgrow(&made, &made_cap, nmade + 1, sizeof *made);
+    made[nmade++] = xstrdup(p);
     return p;
 }

@@ -82,9 +82,14 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_close(&out[k], err)))
             goto done;
-    for (int k = 0; k < OUT_COUNT; k++)
-        if ((rc = out_commit(&out[k], err)))
+    for (int k = 0; k < OUT_COUNT; k++) {
+        if ((rc = out_commit(&out[k], err))) {
+            /* Do not leave some results of this run beside older ones. */
+            while (k-- > 0)
+                unlink(out[k].final);
             goto done;
+        }
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
         summary_print(stderr, s, m, &st);
@@ -112,14 +117,15 @@ int cmd_run(int argc, char **argv)
     const char *dir = NULL;
     bool progress = isatty(STDERR_FILENO), quiet = false;
     int c;
-    while ((c = getopt_long(argc, argv, "o:s:p:qh", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
         case 's': {
             char *end;
             errno = 0;
             unsigned long long v = strtoull(optarg, &end, 10);
-            if (errno || *end || end == optarg || optarg[0] == '-') {
+            if (errno || *end || optarg[0] < '0' || optarg[0] > '9') {
                 fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", optarg);
                 return 64;
             }
@@ -132,11 +138,16 @@ int cmd_run(int argc, char **argv)
         case 'P': progress = true; break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
-        default: return usage(64);
+        case ':':
+            fprintf(stderr, "fleetsim: run: option %s needs a value\n", argv[optind - 1]);
+            return usage(64);
+        default:
+            fprintf(stderr, "fleetsim: run: unknown option %s\n", argv[optind - 1]);
+            return usage(64);
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "fleetsim run: expected one SCENARIO file\n");
+        fprintf(stderr, "fleetsim: run: expected one SCENARIO file, got %d arguments\n", argc - optind);
         return usage(64);
     }
     if (!so.catalog)
@@ -150,7 +161,11 @@ int cmd_run(int argc, char **argv)
     if (rc == 0) {
         char fallback[512];
         if (!dir) {
+            /* The name may hold anything: keep the folder inside out/. */
             snprintf(fallback, sizeof fallback, "out/%s", sc->name);
+            for (char *p = fallback + 4; *p; p++)
+                if (*p == '/' || (p == fallback + 4 && *p == '.'))
+                    *p = '_';
             dir = fallback;
         }
         rc = simulate(sc, dir, progress, quiet, &err);

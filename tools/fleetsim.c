@@ -65,8 +65,10 @@ const char *cli_default_catalog(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
+    if (argc < 2) {
+        fprintf(stderr, "fleetsim: no command given\n");
         return usage(64);
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return usage(0);
     if (strcmp(argv[1], "--version") == 0) {

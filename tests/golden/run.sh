@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tests/golden/run.sh - golden scenario tests.
+#
+# 1. tests/golden/small.json under every shipped policy: summary.json,
+#    jobs.csv and timeseries.csv must equal the files kept in
+#    tests/golden/small-POLICY/ byte for byte.
+# 2. Determinism: scenarios/default.json run twice gives identical bytes.
+#
+# Usage: FLEETSIM=build/fleetsim tests/golden/run.sh [--update]
+# --update rewrites the kept files from the current build (review the diff!).
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+fleetsim=${FLEETSIM:-build/fleetsim}
+update=${1:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+files="summary.json jobs.csv timeseries.csv"
+
+check() { # name, command status
+    if [ "$2" = 0 ]; then
+        passed=$((passed + 1)); echo "ok    $1"
+    else
+        failed=$((failed + 1)); echo "FAIL  $1"
+    fi
+}
+
+for policy in fifo best-fit spread; do
+    want=tests/golden/small-$policy
+    got=$tmp/small-$policy
+    if ! "$fleetsim" run tests/golden/small.json --policy "$policy" -q -o "$got"; then
+        check "small.json under $policy: run" 1
+        continue
+    fi
+    if [ "$update" = --update ]; then
+        mkdir -p "$want" && for f in $files; do cp "$got/$f" "$want/$f"; done
+    fi
+    for f in $files; do
+        cmp -s "$want/$f" "$got/$f"
+        status=$?
+        check "small.json under $policy: $f" $status
+        [ $status = 0 ] || diff "$want/$f" "$got/$f" | head -5
+    done
+done
+
+for run in 1 2; do
+    "$fleetsim" run scenarios/default.json -q -o "$tmp/default-$run" || check "default.json run $run" 1
+done
+for f in $files; do
+    cmp -s "$tmp/default-1/$f" "$tmp/default-2/$f"
+    check "default.json twice: identical $f" $?
+done
+
+echo "golden: $passed passed, $failed failed"
+[ "$failed" = 0 ]
