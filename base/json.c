@@ -154,3 +154,24 @@ int json_child(const cJSON *obj, const char *key, bool required, int type,
     *out = v;
     return 0;
 }
+
+int json_sourced(const cJSON *obj, const char *key, bool required, double lo, double hi,
+                 const cJSON *sources, double *out, const char *file, const char *path,
+                 struct fs_err *err)
+{
+    static const char *const keys[] = {"value", "source", "notes", NULL};
+    const cJSON *v = NULL;
+    const char *src = NULL;
+    char sub[256];
+    int rc = json_child(obj, key, required, cJSON_Object, &v, file, path, err);
+    if (rc || !v)
+        return rc;
+    snprintf(sub, sizeof sub, "%s.%s", path, key);
+    if ((rc = json_check_keys(v, keys, file, sub, err)) ||
+        (rc = json_number(v, "value", true, lo, hi, out, file, sub, err)) ||
+        (rc = json_string(v, "source", true, &src, file, sub, err)))
+        return rc;
+    if (!cJSON_GetObjectItemCaseSensitive(sources, src))
+        return fs_fail(err, FS_EDATA, "%s: %s.source: unknown source \"%s\"", file, sub, src);
+    return 0;
+}

@@ -39,4 +39,11 @@ int json_string(const cJSON *obj, const char *key, bool required,
 int json_child(const cJSON *obj, const char *key, bool required, int type,
                const cJSON **out, const char *file, const char *path, struct fs_err *err);
 
+/* obj[key] as a sourced number {"value": V, "source": "ID"} (an optional
+ * "notes" string is allowed), with V in [lo, hi] and ID a key of the
+ * file's sources object. */
+int json_sourced(const cJSON *obj, const char *key, bool required, double lo, double hi,
+                 const cJSON *sources, double *out, const char *file, const char *path,
+                 struct fs_err *err);
+
 #endif

@@ -1,16 +1,104 @@
-/* perf.h - throughput: how fast a job's work runs on a GPU type.
+/* perf.h - throughput: how fast a job's work runs on a placement.
  *
- * Interim model (issue 2): a job's speed on type t is the ratio of t's dense
- * BF16 TFLOPS to that of the job's reference type.  Everything that needs a
- * speed calls perf_speed, so the calibrated model replaces this one function.
+ * A roofline-style resource model.  Each workload profile says what share
+ * of its run time on the reference GPU is bound by each resource:
+ *   tensor     achievable matrix throughput at the profile's precision
+ *              (measured BF16 MAMF; FP8 scales it by the datasheet FP8/BF16
+ *              ratio on GPUs that have FP8, and falls back to BF16 on GPUs
+ *              that do not);
+ *   bandwidth  memory bandwidth;
+ *   clock      latency-bound work (small kernels, launches) that scales
+ *              with the tensor boost clock.
+ * Time on GPU G relative to the reference R is
+ *   t_G / t_R = sum_k share_k x capacity_k(R) / capacity_k(G),
+ * and G's per-GPU speed relative to R is the inverse.
+ *
+ * Shares come from one of three places in models/data/workloads.json:
+ * given with a source; fitted with GSL least squares to published relative
+ * throughputs ("fit" points; "holdout" points are kept for tests); or
+ * derived from an LLM inference spec (parameters, precision, prompt and
+ * output tokens, batch): prefill is compute-bound, and each decode step
+ * reads the weights once per batch plus every sequence's KV cache, bound by
+ * whichever of compute and bandwidth takes longer on the reference GPU.
+ *
+ * Multi-GPU jobs lose a communication share that grows with the GPU count
+ * and with the ratio of the reference NVLink bandwidth to the path's
+ * bandwidth (NVLink or PCIe inside a node, the network between nodes).
+ *
+ * The caller owns the model and frees it with perf_model_free; the catalog
+ * must outlive it.
  */
 #ifndef FS_MODELS_PERF_H
 #define FS_MODELS_PERF_H
 
 #include "gpu.h"
 
-/* Reference GPU-seconds of work done per second by one GPU of type t, for a
- * job whose work is stated on type ref.  RET: > 0. */
-double perf_speed(const struct gpu_type *t, const struct gpu_type *ref);
+enum perf_resource { PERF_TENSOR, PERF_BANDWIDTH, PERF_CLOCK, PERF_RESOURCES };
+enum perf_precision { PERF_BF16, PERF_FP8 };
+
+#define PERF_MAX_WORKLOADS 32
+#define PERF_MAX_POINTS 8
+
+/* A published relative throughput: gpu's speed over the reference's. */
+struct perf_point {
+    int gpu;
+    double ratio;
+};
+
+/* An LLM inference spec (per request). */
+struct perf_llm {
+    double params, bytes_per_param, kv_bytes_per_token;
+    double prompt_tokens, output_tokens, batch;
+};
+
+struct perf_workload {
+    char name[32];
+    enum perf_precision precision;
+    double share[PERF_RESOURCES];   /* sums to 1 */
+    double comm_share;              /* at 8 GPUs on the reference's NVLink */
+    int nholdout;
+    struct perf_point holdout[PERF_MAX_POINTS];
+    double power_load;              /* load share for the power model; < 0: by kind */
+    double batch;                   /* LLM inference batch, 0 for others */
+};
+
+struct perf_model {
+    const struct gpu_catalog *cat;
+    int ref;                        /* reference GPU (catalog index) */
+    double network_gbs;             /* per GPU, between nodes, one direction */
+    int n;
+    struct perf_workload w[PERF_MAX_WORKLOADS];
+    char kind_workload[8][32];      /* default workload per job kind name */
+    char kind_names[8][16];
+    int nkinds;
+};
+
+/* Load path (workloads.json), fitting what needs fitting.
+ * RET: 0, FS_ENOINPUT or FS_EDATA (bad file, unknown GPU or workload, a fit
+ * with negative shares), with err filled. */
+int perf_model_load(const char *path, const struct gpu_catalog *cat,
+                    struct perf_model **out, struct fs_err *err);
+void perf_model_free(struct perf_model *pm);
+
+/* Index of the workload called name, or -1. */
+int perf_workload_find(const struct perf_model *pm, const char *name);
+/* The default workload for a job kind name ("train"), or -1. */
+int perf_workload_for_kind(const struct perf_model *pm, const char *kind);
+
+/* Per-GPU speed of workload w on type t relative to type ref (> 0). */
+double perf_relative(const struct perf_model *pm, int w, int t, int ref);
+
+/* Scaling efficiency (0,1] of workload w on gpus GPUs of type t spread over
+ * nnodes nodes; 1 for a single GPU. */
+double perf_scaling(const struct perf_model *pm, int w, int t, int gpus, int nnodes);
+
+/* What type t offers of resource k for work at precision p: FLOP/s, bytes/s
+ * or MHz. */
+double perf_capacity(const struct gpu_type *t, int k, enum perf_precision p);
+extern const char *const perf_resource_names[PERF_RESOURCES];
+
+/* Derive shares from an LLM spec on GPU type ref (exposed for tests). */
+void perf_llm_shares(const struct perf_llm *llm, enum perf_precision p,
+                     const struct gpu_type *ref, double share[PERF_RESOURCES]);
 
 #endif
