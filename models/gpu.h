@@ -8,11 +8,13 @@
  * "notes" string) whose source ID names an entry of "sources": a citation,
  * or an explicit assumption, whose ID starts "ASSUMPTION" and whose text
  * starts "assumption:".  Names are 1..GPU_NAME_MAX-1 characters of [a-z0-9-]
- * and unique.  The loader checks that every field is present, numeric,
- * finite, in range (idle_w and link_gbs >= 0, idle_w < tdp_w, the rest > 0)
- * and sourced, rejects unknown keys (suggesting the closest known one), and
- * reports the first problem as "FILE: $.gpus[3].memory_gb.value: ..." (a JSON
- * path) or "FILE:LINE:COL: malformed JSON".
+ * and unique.  The loader (through base/json.h) checks that every field is
+ * present, numeric, finite, in range (idle_w, link_gbs and fp8_tflops >= 0,
+ * idle_w < tdp_w, 0 < mamf_bf16_tflops <= bf16_tflops, clock_mhz in
+ * [100, 5000], the rest > 0) and sourced, rejects unknown and duplicate keys
+ * (suggesting the closest known one), and reports the first problem as
+ * "FILE: $.gpus[3].memory_gb.value: ..." (a JSON path) or
+ * "FILE:LINE:COL: malformed JSON".
  *
  * The caller owns the returned catalog and frees it with gpu_catalog_free.
  */
@@ -30,7 +32,13 @@ struct gpu_type {
     double memory_gb;         /* on-board memory, GB (1e9 bytes) */
     double bandwidth_gbs;     /* memory bandwidth, GB/s */
     double bf16_tflops;       /* dense BF16/FP16 tensor TFLOPS */
+    double fp8_tflops;        /* dense FP8 tensor TFLOPS; 0 = no FP8 */
+    double tf32_tflops;       /* dense TF32 tensor TFLOPS */
     double fp32_tflops;       /* dense FP32 (non-tensor) TFLOPS */
+    double mamf_bf16_tflops;  /* achievable BF16 matmul TFLOPS (measured
+                                 MAMF where published, else derived or an
+                                 assumption; see gpus.json) */
+    double clock_mhz;         /* tensor boost clock, MHz */
     char link[16];            /* "nvlink" or "pcie" */
     double link_gbs;          /* GPU-GPU bandwidth, GB/s, one direction */
     double tdp_w;             /* board power limit, W */

@@ -10,7 +10,11 @@ static void write_header(const struct metrics *m)
     for (int t = 0; t < cat->n; t++)
         if (m->capacity[t])
             fprintf(m->ts, ",allocated_%s", cat->types[t].name);
-    fprintf(m->ts, ",allocated_total,utilization,queue_len\n");
+    fprintf(m->ts, ",allocated_total,utilization,queue_len");
+    for (int t = 0; t < cat->n; t++)
+        if (m->capacity[t])
+            fprintf(m->ts, ",power_w_%s", cat->types[t].name);
+    fprintf(m->ts, ",psu_load_max\n");
 }
 
 /* One row: the means over [bucket_start, end). */
@@ -27,8 +31,12 @@ static void write_row(const struct metrics *m, fs_time end)
         total_us += m->bucket_alloc_us[t];
         cap += m->capacity[t];
     }
-    fprintf(m->ts, ",%.4f,%.6f,%.4f\n", (double)total_us / width,
+    fprintf(m->ts, ",%.4f,%.6f,%.4f", (double)total_us / width,
             (double)total_us / width / (double)cap, (double)m->bucket_queue_us / width);
+    for (int t = 0; t < cat->n; t++)
+        if (m->capacity[t])
+            fprintf(m->ts, ",%.2f", m->en.bucket_gpu_j_type[t] / (width / (double)FS_USEC));
+    fprintf(m->ts, ",%.4f\n", m->en.bucket_psu_max);
 }
 
 /* Add the current values over [m->last, to) to every integral. */
@@ -40,6 +48,7 @@ static void accumulate(struct metrics *m, fs_time to)
         m->bucket_alloc_us[t] += m->alloc[t] * dt;
     }
     m->queue_us += m->queue * dt;
+    energy_advance(&m->en, dt);
     m->bucket_queue_us += m->queue * dt;
     m->last = to;
 }
@@ -56,6 +65,7 @@ static void settle(struct metrics *m, fs_time now)
         for (int t = 0; t < m->sc->cat->n; t++)
             m->bucket_alloc_us[t] = 0;
         m->bucket_queue_us = 0;
+        energy_new_bucket(&m->en);
     }
     accumulate(m, now);
 }
@@ -72,25 +82,30 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
     case SIM_START:
         m->queue--;
         m->alloc[j->type] += j->gpus;
+        energy_job(&m->en, j, +1, s->now);
         break;
     case SIM_FINISH:
         m->alloc[j->type] -= j->gpus;
+        energy_job(&m->en, j, -1, s->now);
         break;
     case SIM_END:
+        energy_finish(&m->en, s->now);
         if (m->ts && s->now > m->bucket_start)
             write_row(m, s->now);
         break;
     }
 }
 
-struct metrics *metrics_new(const struct scenario *sc, FILE *ts)
+struct metrics *metrics_new(const struct sim *s, FILE *ts)
 {
+    const struct scenario *sc = s->sc;
     struct metrics *m = xcalloc(1, sizeof *m);
     m->sc = sc;
     m->ts = ts;
     m->width = sc->ts_interval;
     for (int g = 0; g < sc->nfleet; g++)
         m->capacity[sc->fleet[g].type] += (int64_t)sc->fleet[g].nodes * sc->fleet[g].gpus_per_node;
+    energy_init(&m->en, s);
     if (ts)
         write_header(m);
     return m;
@@ -98,6 +113,8 @@ struct metrics *metrics_new(const struct scenario *sc, FILE *ts)
 
 void metrics_free(struct metrics *m)
 {
+    if (m)
+        energy_fini(&m->en);
     free(m);
 }
 

@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "../sim/engine.h"
+#include "energy.h"
 
 struct metrics {
     const struct scenario *sc;
@@ -31,10 +31,11 @@ struct metrics {
     int64_t bucket_alloc_us[GPU_MAX_TYPES];
     int64_t bucket_queue_us;
     int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */
+    struct energy en;                      /* power, energy and PSU load */
 };
 
-/* A collector for sc, writing timeseries rows (header first) to ts. */
-struct metrics *metrics_new(const struct scenario *sc, FILE *ts);
+/* A collector for the run s, writing timeseries rows (header first) to ts. */
+struct metrics *metrics_new(const struct sim *s, FILE *ts);
 void metrics_free(struct metrics *m);
 
 /* Share of type t's GPU time allocated over [0, end]; 0 when end is 0. */

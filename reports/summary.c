@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 
 static void count_states(const struct sim *s, struct run_stats *st)
@@ -94,6 +95,48 @@ static void add_by_type(cJSON *parent, const char *key, const struct sim *s,
     }
 }
 
+static void add_psu_node(cJSON *arr, const struct sim *s, const struct energy *e, int32_t n)
+{
+    const struct psu_stat *p = &e->psu[n];
+    cJSON *o = cJSON_CreateObject();
+    add_num(o, "node", n);
+    cJSON_AddStringToObject(o, "template", s->node_power[n]->node->name);
+    add_num(o, "peak_load", p->peak);
+    add_num(o, "p99_load", energy_psu_p99(e, n));
+    add_num(o, "seconds_above_80pct", fs_to_seconds(p->above80_us));
+    add_num(o, "seconds_above_100pct", fs_to_seconds(p->above100_us));
+    add_num(o, "overload_events", p->overloads);
+    cJSON_AddItemToArray(arr, o);
+}
+
+static void add_energy(cJSON *root, const struct sim *s, const struct energy *e)
+{
+    cJSON *en = add_obj(root, "energy_kwh");
+    add_num(en, "gpu", e->gpu_j / 3.6e6);
+    add_num(en, "node_dc", e->dc_j / 3.6e6);
+    add_num(en, "wall", e->wall_j / 3.6e6);
+    add_num(en, "facility", e->wall_j * s->sc->pue / 3.6e6);
+    add_num(en, "pue", s->sc->pue);
+
+    cJSON *psu = add_obj(root, "psu");
+    double peak = 0, p99 = 0, s80 = 0, s100 = 0, events = 0;
+    cJSON *nodes = cJSON_CreateArray();
+    for (int32_t n = 0; n < e->nnodes; n++) {
+        peak = fmax(peak, e->psu[n].peak);
+        p99 = fmax(p99, energy_psu_p99(e, n));
+        s80 += fs_to_seconds(e->psu[n].above80_us);
+        s100 += fs_to_seconds(e->psu[n].above100_us);
+        events += e->psu[n].overloads;
+        add_psu_node(nodes, s, e, n);
+    }
+    add_num(psu, "peak_load", peak);
+    add_num(psu, "p99_load_max", p99);
+    add_num(psu, "node_seconds_above_80pct", s80);
+    add_num(psu, "node_seconds_above_100pct", s100);
+    add_num(psu, "overload_events", events);
+    cJSON_AddItemToObject(psu, "nodes", nodes);
+}
+
 static cJSON *build_json(const struct sim *s, const struct metrics *m, const struct run_stats *st)
 {
     const struct scenario *sc = s->sc;
@@ -140,6 +183,7 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     cJSON *q = add_obj(root, "queue_length");
     add_num(q, "mean", st->queue_mean);
     add_num(q, "max", (double)m->queue_max);
+    add_energy(root, s, &m->en);
     add_num(root, "events", (double)s->events);
     return root;
 }
@@ -210,4 +254,15 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
             st->wait_mean / 3600, st->wait_p50 / 3600, st->wait_p95 / 3600, st->wait_p99 / 3600);
     fprintf(f, "  completion   mean %.2f h, p95 %.2f h; makespan %.2f days\n",
             st->jct_mean / 3600, st->jct_p95 / 3600, st->makespan_s / 86400);
+    const struct energy *e = &m->en;
+    double peak = 0;
+    uint64_t overloads = 0;
+    for (int32_t n = 0; n < e->nnodes; n++) {
+        peak = fmax(peak, e->psu[n].peak);
+        overloads += e->psu[n].overloads;
+    }
+    fprintf(f, "  energy       %.1f MWh at the GPUs, %.1f MWh node DC, %.1f MWh wall, %.1f MWh facility (PUE %.2f)\n",
+            e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, e->wall_j * sc->pue / 3.6e9, sc->pue);
+    fprintf(f, "  PSU load     peak %.0f %% of usable capacity; %llu overload events\n", 100 * peak,
+            (unsigned long long)overloads);
 }

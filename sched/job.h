@@ -30,6 +30,7 @@ struct job {
     double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
     uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
     int32_t ref_type;    /* catalog index the work is stated on */
+    int32_t workload;    /* throughput profile (models/perf), set by the loader */
     double work;         /* reference GPU-seconds (on ref_type) */
 
     /* Placement, set by the scheduler when the job starts. */

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../models/perf.h"
 
 enum { EV_ARRIVAL, EV_FINISH };
 
@@ -18,6 +17,10 @@ struct sim *sim_new(const struct scenario *sc)
     s->jobs = sc->wl.jobs;
     s->njobs = sc->wl.n;
     s->prog = xcalloc(s->njobs, sizeof *s->prog);
+    s->node_power = xcalloc((size_t)s->cl->nnodes, sizeof *s->node_power);
+    for (int g = 0, n = 0; g < sc->nfleet; g++)
+        for (int32_t k = 0; k < sc->fleet[g].nodes; k++)
+            s->node_power[n++] = &sc->fleet_power[g];
     s->end = -1;
     return s;
 }
@@ -30,6 +33,7 @@ void sim_free(struct sim *s)
     sched_fini(&s->sched);
     cluster_free(s->cl);
     free(s->prog);
+    free(s->node_power);
     free(s);
 }
 
@@ -72,12 +76,28 @@ void sim_set_rate(struct sim *s, size_t i, double rate)
     }
 }
 
-/* The job's rate on its placement: GPUs x per-GPU speed (models/perf). */
-static double job_rate(const struct sim *s, const struct job *j)
+/* Set job i's rate and per-GPU power for its placement: GPUs x per-GPU
+ * speed x multi-GPU scaling (models/perf), slowed by a power cap along the
+ * fitted cap curve (models/power) when the cap is below what the work would
+ * draw. */
+static void start_progress(struct sim *s, size_t i)
 {
-    const struct gpu_catalog *cat = s->sc->cat;
-    return j->gpus * perf_speed(&cat->types[j->type], &cat->types[j->ref_type]);
+    const struct scenario *sc = s->sc;
+    const struct job *j = &s->jobs[i];
+    const struct perf_workload *w = &sc->perf->w[j->workload];
+    double load = w->batch > 0 ? power_load_infer(sc->power, sc->cat, w->batch) : sc->power->train_load;
+    double want = power_gpu_w(&sc->cat->types[j->type], load), cap = s->node_power[j->node]->cap_w;
+    double rate = j->gpus * perf_relative(sc->perf, j->workload, j->type, j->ref_type) *
+                  perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes);
+    if (cap > 0 && cap < want) {
+        rate *= power_cap_speed(sc->power, cap, want);
+        want = cap;
+    }
+    s->prog[i] = (struct sim_progress){.remaining = j->work, .settled = s->now, .gpu_w = want};
+    sim_set_rate(s, i, rate);
 }
+
+
 
 static void push_next_arrival(struct sim *s)
 {
@@ -115,10 +135,9 @@ static void started(void *ctx, struct job *j)
     struct sim *s = ctx;
     size_t i = (size_t)(j - s->jobs);
     j->start = s->now;
-    s->prog[i] = (struct sim_progress){.remaining = j->work, .settled = s->now};
     s->nqueued--;
     s->nrunning++;
-    sim_set_rate(s, i, job_rate(s, j));
+    start_progress(s, i);
     publish(s, SIM_START, j);
 }
 

@@ -44,6 +44,7 @@ struct sim_progress {
     double rate;         /* reference GPU-seconds per second; 0 when not running */
     fs_time settled;
     evq_handle done;     /* the completion event, 0 when none */
+    double gpu_w;        /* watts each of its GPUs draws while it runs */
 };
 
 #define SIM_MAX_OBSERVERS 8
@@ -56,6 +57,7 @@ struct sim {
     struct job *jobs;             /* the scenario's, in (submit, id) order */
     size_t njobs;
     struct sim_progress *prog;    /* one per job */
+    const struct fleet_power **node_power; /* per node: its group's settings */
     size_t next_arrival;
     fs_time now;
     fs_time end;                  /* set when the run finishes */

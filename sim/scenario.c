@@ -37,24 +37,67 @@ static int unknown_gpu(struct ctx *c, const char *path, const char *name)
                    hint ? "; did you mean \"" : "", hint ? hint : "", hint ? "\"?" : "");
 }
 
-static int load_catalog(struct ctx *c, const cJSON *root)
+/* The catalog and the model files beside it. */
+static int load_models(struct ctx *c, const cJSON *root)
 {
+    struct scenario *sc = c->sc;
+    struct model_set ms;
     const char *rel = NULL;
     int rc = json_string(root, "catalog", false, &rel, c->file, "$", c->err);
     if (rc)
         return rc;
     if (rel)
-        c->sc->catalog_path = relative_to(c->file, rel);
+        sc->catalog_path = relative_to(c->file, rel);
     else if (c->opt && c->opt->catalog)
-        c->sc->catalog_path = xstrdup(c->opt->catalog);
+        sc->catalog_path = xstrdup(c->opt->catalog);
     else
         return fs_fail(c->err, FS_ENOINPUT, "%s: no GPU catalog: set \"catalog\" or FLEETSIM_DATA", c->file);
-    return gpu_catalog_load(c->sc->catalog_path, &c->sc->cat, c->err);
+    rc = model_set_load(sc->catalog_path, &ms, c->err);
+    sc->cat = ms.cat;
+    sc->perf = ms.perf;
+    sc->nodes = ms.nodes;
+    sc->power = ms.power;
+    if (!rc)
+        sc->pue = sc->nodes->pue;
+    return rc;
 }
 
-static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, struct fleet_group *out)
+/* The optional electrical keys of a fleet group. */
+static int load_fleet_power(struct ctx *c, const cJSON *g, const char *path, int type, int per,
+                            struct fleet_power *out)
 {
-    static const char *const keys[] = {"gpu", "nodes", "gpus_per_node", NULL};
+    const char *name = NULL;
+    int64_t failed = 0;
+    int rc;
+    out->cap_w = 0;
+    if ((rc = json_string(g, "node", false, &name, c->file, path, c->err)) ||
+        (rc = json_number(g, "power_cap_w", false, 1, 1e5, &out->cap_w, c->file, path, c->err)) ||
+        (rc = json_int(g, "psus_failed", false, 0, 64, &failed, c->file, path, c->err)))
+        return rc;
+    const struct node_template *nt = name ? node_template_find(c->sc->nodes, name)
+                                          : node_template_for_gpu(c->sc->nodes, type);
+    if (!nt && name)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.node: unknown node template \"%s\"", c->file, path, name);
+    if (!nt)
+        return fs_fail(c->err, FS_EDATA, "%s: %s: no node template for GPU type \"%s\" in nodes.json; "
+                       "name one with \"node\"", c->file, path, c->sc->cat->types[type].name);
+    if (nt->gpu_type != type || nt->gpus < per)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.node: template \"%s\" holds %d x %s, not %d x %s", c->file,
+                       path, nt->name, nt->gpus, c->sc->cat->types[nt->gpu_type].name, per,
+                       c->sc->cat->types[type].name);
+    if (failed >= nt->psu_count)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.psus_failed: %lld of the node's %d PSUs leaves none",
+                       c->file, path, (long long)failed, nt->psu_count);
+    out->node = nt;
+    out->psus_ok = nt->psu_count - (int)failed;
+    return 0;
+}
+
+static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, struct fleet_group *out,
+                            struct fleet_power *power)
+{
+    static const char *const keys[] = {"gpu", "nodes", "gpus_per_node", "node", "power_cap_w",
+                                       "psus_failed", NULL};
     const char *gpu = NULL;
     int64_t nodes = 0, per = 0;
     int rc;
@@ -72,7 +115,7 @@ static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, str
         return unknown_gpu(c, p, gpu);
     }
     *out = (struct fleet_group){.type = t, .nodes = (int32_t)nodes, .gpus_per_node = (int32_t)per};
-    return 0;
+    return load_fleet_power(c, g, path, t, (int)per, power);
 }
 
 static int load_fleet(struct ctx *c, const cJSON *root)
@@ -85,12 +128,13 @@ static int load_fleet(struct ctx *c, const cJSON *root)
     if (n == 0)
         return fs_fail(c->err, FS_EDATA, "%s: $.fleet: the fleet is empty", c->file);
     c->sc->fleet = xcalloc((size_t)n, sizeof *c->sc->fleet);
+    c->sc->fleet_power = xcalloc((size_t)n, sizeof *c->sc->fleet_power);
     int64_t nodes = 0;
     const cJSON *g;
     cJSON_ArrayForEach(g, fleet) {
         char path[48];
         snprintf(path, sizeof path, "$.fleet[%d]", c->sc->nfleet);
-        if ((rc = load_fleet_group(c, g, path, &c->sc->fleet[c->sc->nfleet])))
+        if ((rc = load_fleet_group(c, g, path, &c->sc->fleet[c->sc->nfleet], &c->sc->fleet_power[c->sc->nfleet])))
             return rc;
         nodes += c->sc->fleet[c->sc->nfleet++].nodes;
     }
@@ -274,7 +318,7 @@ static int load_output(struct ctx *c, const cJSON *root)
 static int load_header(struct ctx *c, const cJSON *root)
 {
     static const char *const keys[] = {"name", "description", "seed", "horizon_s", "catalog",
-                                       "fleet", "workload", "scheduler", "output", NULL};
+                                       "fleet", "workload", "scheduler", "output", "pue", NULL};
     const char *name = NULL, *desc = NULL;
     int64_t seed = 1;
     double horizon = -1;
@@ -288,6 +332,19 @@ static int load_header(struct ctx *c, const cJSON *root)
     c->sc->name = xstrdup(name);
     c->sc->seed = c->opt && c->opt->has_seed ? c->opt->seed : (uint64_t)seed;
     c->sc->horizon = horizon > 0 ? fs_from_seconds(horizon) : FS_TIME_MAX;
+    return 0;
+}
+
+/* Each job's throughput profile: its kind's default. */
+static int assign_workloads(struct ctx *c)
+{
+    int by_kind[JOB_KIND_COUNT];
+    for (int k = 0; k < JOB_KIND_COUNT; k++)
+        if ((by_kind[k] = perf_workload_for_kind(c->sc->perf, job_kind_name((enum job_kind)k))) < 0)
+            return fs_fail(c->err, FS_EDATA, "workloads.json beside %s: $.kinds: no workload for job kind \"%s\"",
+                           c->sc->catalog_path, job_kind_name((enum job_kind)k));
+    for (size_t i = 0; i < c->sc->wl.n; i++)
+        c->sc->wl.jobs[i].workload = by_kind[c->sc->wl.jobs[i].kind];
     return 0;
 }
 
@@ -343,12 +400,13 @@ int scenario_load(const char *path, const struct scenario_options *opt,
     sc->path = xstrdup(path);
     workload_init(&sc->wl);
     int rc = json_load_file(path, &root, err);
-    if (rc || (rc = load_header(&c, root)) || (rc = load_catalog(&c, root)) ||
+    if (rc || (rc = load_header(&c, root)) || (rc = load_models(&c, root)) ||
+        (rc = json_number(root, "pue", false, 1, 5, &sc->pue, path, "$", err)) ||
         (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
         (rc = load_output(&c, root)) || (rc = load_workload(&c, root)))
         goto err;
     workload_sort(&sc->wl);
-    if ((rc = check_fits(&c)))
+    if ((rc = assign_workloads(&c)) || (rc = check_fits(&c)))
         goto err;
     cJSON_Delete(root);
     *out = sc;
@@ -365,8 +423,12 @@ void scenario_free(struct scenario *sc)
     if (!sc)
         return;
     workload_free(&sc->wl);
+    perf_model_free(sc->perf);
+    node_catalog_free(sc->nodes);
+    power_model_free(sc->power);
     gpu_catalog_free(sc->cat);
     free(sc->fleet);
+    free(sc->fleet_power);
     free(sc->catalog_path);
     free(sc->workload_source);
     free(sc->name);

@@ -13,8 +13,16 @@
 
 #include <stdbool.h>
 
+#include "../models/models.h"
 #include "../sched/sched.h"
 #include "workload.h"
+
+/* The electrical side of a fleet group (parallel to scenario.fleet). */
+struct fleet_power {
+    const struct node_template *node; /* server model: base power, PSUs */
+    double cap_w;                     /* per-GPU power cap, 0 = none */
+    int psus_ok;                      /* healthy PSUs per node */
+};
 
 struct scenario {
     char *path;                   /* the scenario file */
@@ -22,9 +30,14 @@ struct scenario {
     uint64_t seed;
     fs_time horizon;              /* FS_TIME_MAX: run until every job ends */
     fs_time ts_interval;          /* timeseries.csv row width */
-    char *catalog_path;
+    char *catalog_path;           /* the other data files sit beside it */
     struct gpu_catalog *cat;
+    struct perf_model *perf;      /* workloads.json */
+    struct node_catalog *nodes;   /* nodes.json */
+    struct power_model *power;    /* power.json */
+    double pue;
     struct fleet_group *fleet;
+    struct fleet_power *fleet_power;
     int nfleet;
     struct workload wl;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */

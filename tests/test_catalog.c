@@ -12,15 +12,20 @@
 
 /* The keys of a valid GPU object and the text of each member's value. */
 static const char *const gpu_keys[] = {"name", "link", "memory_gb", "bandwidth_gbs",
-                                       "bf16_tflops", "fp32_tflops", "link_gbs",
-                                       "tdp_w", "idle_w"};
+                                       "bf16_tflops", "fp8_tflops", "tf32_tflops",
+                                       "fp32_tflops", "mamf_bf16_tflops", "clock_mhz",
+                                       "link_gbs", "tdp_w", "idle_w"};
 static const char *const gpu_vals[] = {
     NULL, /* the name argument */
     "\"nvlink\"",
     "{\"value\": 80, \"source\": \"S\"}",
     "{\"value\": 3350, \"source\": \"S\"}",
     "{\"value\": 989, \"source\": \"S\", \"notes\": \"dense\"}",
+    "{\"value\": 1979, \"source\": \"S\"}",
+    "{\"value\": 494.5, \"source\": \"S\"}",
     "{\"value\": 67, \"source\": \"S\"}",
+    "{\"value\": 794.5, \"source\": \"S\", \"notes\": \"measured\"}",
+    "{\"value\": 1830, \"source\": \"S\", \"notes\": \"derived\"}",
     "{\"value\": 450, \"source\": \"S\"}",
     "{\"value\": 700, \"source\": \"S\"}",
     "{\"value\": 70, \"source\": \"A\"}",
@@ -168,6 +173,67 @@ static void test_shipped_loads(void)
     gpu_catalog_free(cat);
 }
 
+/* The fields added for the throughput model: FP8, TF32, measured achievable
+ * BF16 matmul (MAMF) and the tensor clock, as gpus.json sources them. */
+static void test_shipped_compute_fields(void)
+{
+    static const struct {
+        const char *name;
+        double fp8, tf32, mamf, clock;
+    } want[] = {
+        /* Measured MAMF: H100 SXM 794.5, A100 SXM 271.2, A100 PCIe 252.9. */
+        {"h100-sxm", 1979, 494.5, 794.5, 1830},
+        {"a100-sxm-80", 0, 156, 271.2, 1410},
+        {"a100-pcie-80", 0, 156, 252.9, 1410},
+        /* Derived from a measured sibling with the same die and clocks. */
+        {"h200-sxm", 1979, 494.5, 794.5, 1830},
+        {"a100-sxm-40", 0, 156, 271.2, 1410},
+        /* No measurement: 80 % of the dense peak (ASSUMPTION_MAMF). */
+        {"h100-pcie", 1513, 378, 756 * 0.8, 1620},
+        {"rtx4090", 330.3, 82.6, 132.2, 2520},
+        {"l40s", 733, 183, 362 * 0.8, 2520},
+    };
+    struct gpu_catalog *cat = NULL;
+    struct fs_err err = {0};
+    CU_ASSERT_EQUAL_FATAL(gpu_catalog_load(tu_path("models/data/gpus.json"), &cat, &err), 0);
+    for (size_t i = 0; i < FS_ARRAY_LEN(want); i++) {
+        const struct gpu_type *t = shipped(cat, want[i].name);
+        CU_ASSERT_DOUBLE_EQUAL(t->fp8_tflops, want[i].fp8, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(t->tf32_tflops, want[i].tf32, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(t->mamf_bf16_tflops, want[i].mamf, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(t->clock_mhz, want[i].clock, 1e-9);
+    }
+    /* Every type: achievable below peak, TF32 at half the BF16 rate or less
+     * (tensor cores run TF32 at half rate; GeForce FP32-accumulate BF16 is
+     * itself halved, so the 4090's ratio is 0.5 too), FP8 zero or above BF16. */
+    for (int i = 0; i < cat->n; i++) {
+        const struct gpu_type *t = &cat->types[i];
+        CU_ASSERT(t->mamf_bf16_tflops > 0.7 * t->bf16_tflops);
+        CU_ASSERT(t->mamf_bf16_tflops <= t->bf16_tflops);
+        CU_ASSERT(t->tf32_tflops <= 0.51 * t->bf16_tflops);
+        CU_ASSERT(t->fp8_tflops == 0 || t->fp8_tflops >= t->bf16_tflops);
+        CU_ASSERT(t->clock_mhz >= 1000 && t->clock_mhz <= 3000);
+    }
+    /* The clocks reproduce the datasheet peaks: tensor cores x dense FMA per
+     * core per clock x 2 FLOP x clock (the notes in gpus.json), within 0.5 %. */
+    static const struct {
+        const char *name;
+        double cores, fma, tflops;
+    } formula[] = {
+        {"h100-sxm", 528, 512, 989},
+        {"h100-pcie", 456, 512, 756},
+        {"a100-sxm-80", 432, 256, 312},
+        {"rtx4090", 512, 64, 165.2}, /* FP32 accumulate on GeForce */
+        {"l40s", 568, 256, 733},     /* the FP8 peak; see the l40s notes */
+    };
+    for (size_t i = 0; i < FS_ARRAY_LEN(formula); i++) {
+        const struct gpu_type *t = shipped(cat, formula[i].name);
+        double peak = formula[i].cores * formula[i].fma * 2 * t->clock_mhz * 1e6 / 1e12;
+        CU_ASSERT_DOUBLE_EQUAL(peak / formula[i].tflops, 1, 0.005);
+    }
+    gpu_catalog_free(cat);
+}
+
 static void test_find(void)
 {
     struct gpu_catalog *cat = NULL;
@@ -195,6 +261,10 @@ static void test_valid_edges(void)
         {"b", "idle_w", "{\"value\": 0, \"source\": \"ASSUMPTION_X\"}"},
         {"b", "idle_w", "{\"value\": 699.5, \"source\": \"S\"}"},
         {"b", "link", "\"pcie\""},
+        {"b", "fp8_tflops", "{\"value\": 0, \"source\": \"S\", \"notes\": \"none\"}"},
+        {"b", "mamf_bf16_tflops", "{\"value\": 989, \"source\": \"S\"}"}, /* = peak */
+        {"b", "clock_mhz", "{\"value\": 100, \"source\": \"S\"}"},
+        {"b", "clock_mhz", "{\"value\": 5000, \"source\": \"S\"}"},
         {"abcdefghijklmnopqrstuvwxyz-0123", NULL, NULL}, /* 31 characters */
     };
     for (size_t i = 0; i < FS_ARRAY_LEN(ok); i++) {
@@ -260,7 +330,7 @@ static void test_unknown_key(void)
     EXPECT_ERR(catalog(gpu_obj("b", "tdp_w", "{\"value\": 700, \"sorce\": \"S\"}")),
                FS_EDATA, "$.gpus[1].tdp_w: unknown key \"sorce\"; did you mean \"source\"?");
     EXPECT_ERR("{\"about\": \"x\", \"sources\": {}, \"gpus\": [], \"zzzzzz\": 1}", FS_EDATA,
-               "$: unknown key \"zzzzzz\"");
+               "$: unknown key \"zzzzzz\" (valid keys: about, sources, gpus)");
     EXPECT_ERR(catalog(gpu_obj("b", "name", "\"b\", \"name\": \"c\"")), FS_EDATA,
                "$.gpus[1]: duplicate key \"name\"");
 }
@@ -268,11 +338,22 @@ static void test_unknown_key(void)
 static void test_missing_field(void)
 {
     EXPECT_ERR(catalog(gpu_obj("b", "tdp_w", NULL)), FS_EDATA,
-               "$.gpus[1].tdp_w: missing required field");
+               "$.gpus[1]: missing key \"tdp_w\"");
     EXPECT_ERR(catalog(gpu_obj("b", "memory_gb", "{\"value\": 80}")), FS_EDATA,
-               "$.gpus[1].memory_gb.source: missing required field");
+               "$.gpus[1].memory_gb: missing key \"source\"");
+    EXPECT_ERR(catalog(gpu_obj("b", "memory_gb", "{\"source\": \"S\"}")), FS_EDATA,
+               "$.gpus[1].memory_gb: missing key \"value\"");
     EXPECT_ERR("{\"about\": \"x\", \"sources\": {}}", FS_EDATA,
-               "$.gpus: missing required field");
+               "$: missing key \"gpus\"");
+    EXPECT_ERR("{\"about\": \"x\", \"gpus\": []}", FS_EDATA, "$: missing key \"sources\"");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", NULL)), FS_EDATA,
+               "$.gpus[1]: missing key \"clock_mhz\"");
+    EXPECT_ERR(catalog(gpu_obj("b", "mamf_bf16_tflops", NULL)), FS_EDATA,
+               "$.gpus[1]: missing key \"mamf_bf16_tflops\"");
+    EXPECT_ERR(catalog(gpu_obj("b", "fp8_tflops", NULL)), FS_EDATA,
+               "$.gpus[1]: missing key \"fp8_tflops\"");
+    EXPECT_ERR(catalog(gpu_obj("b", "tf32_tflops", NULL)), FS_EDATA,
+               "$.gpus[1]: missing key \"tf32_tflops\"");
 }
 
 static void test_wrong_type(void)
@@ -282,12 +363,22 @@ static void test_wrong_type(void)
     EXPECT_ERR(catalog(gpu_obj("b", "memory_gb", "80")), FS_EDATA,
                "$.gpus[1].memory_gb: expected an object");
     EXPECT_ERR(catalog(gpu_obj("b", "name", "7")), FS_EDATA,
-               "$.gpus[1].name: expected a string, got a number");
+               "$.gpus[1].name: expected a non-empty string");
     EXPECT_ERR(catalog(gpu_obj("b", "tdp_w", "{\"value\": 700, \"source\": \"S\", \"notes\": 1}")),
-               FS_EDATA, "$.gpus[1].tdp_w.notes: expected a string, got a number");
-    EXPECT_ERR("[]", FS_EDATA, "$: expected an object, got an array");
+               FS_EDATA, "$.gpus[1].tdp_w.notes: expected a non-empty string");
+    EXPECT_ERR(catalog(gpu_obj("b", "tdp_w", "{\"value\": 700, \"source\": 7}")),
+               FS_EDATA, "$.gpus[1].tdp_w.source: expected a source ID string, got a number");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": \"1830 MHz\", \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].clock_mhz.value: expected a number, got a string");
+    EXPECT_ERR("[]", FS_EDATA, ": top level must be an object");
     EXPECT_ERR("{\"about\": null, \"sources\": {}, \"gpus\": []}", FS_EDATA,
-               "$.about: expected a string, got null");
+               "$.about: expected a non-empty string");
+    EXPECT_ERR("{\"about\": \"x\", \"sources\": [], \"gpus\": []}", FS_EDATA,
+               "$.sources: expected an object");
+    EXPECT_ERR("{\"about\": \"x\", \"sources\": {}, \"gpus\": {}}", FS_EDATA,
+               "$.gpus: expected an array");
+    EXPECT_ERR("{\"about\": \"x\", \"sources\": {}, \"gpus\": [7]}", FS_EDATA,
+               "$.gpus[0]: expected an object, got a number");
     EXPECT_ERR("{\"about\": \"x\", \"sources\": {\"S\": 1}, \"gpus\": []}", FS_EDATA,
                "$.sources.S: expected a citation string, got a number");
 }
@@ -302,6 +393,34 @@ static void test_out_of_range(void)
                FS_EDATA, "$.gpus[1].link_gbs.value: must be >= 0");
     EXPECT_ERR(catalog(gpu_obj("b", "bandwidth_gbs", "{\"value\": 1e999, \"source\": \"S\"}")),
                FS_EDATA, "$.gpus[1].bandwidth_gbs.value: must be finite");
+}
+
+/* FP8 may be 0 (no FP8 unit) but not negative; TF32 and MAMF must be
+ * positive, and MAMF, an achievable rate, cannot beat the BF16 peak; the
+ * clock is in MHz, so a value in GHz or Hz is caught. */
+static void test_compute_field_ranges(void)
+{
+    EXPECT_ERR(catalog(gpu_obj("b", "fp8_tflops", "{\"value\": -1, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].fp8_tflops.value: must be >= 0, got -1");
+    EXPECT_ERR(catalog(gpu_obj("b", "tf32_tflops", "{\"value\": 0, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].tf32_tflops.value: must be > 0, got 0");
+    EXPECT_ERR(catalog(gpu_obj("b", "mamf_bf16_tflops", "{\"value\": 0, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].mamf_bf16_tflops.value: must be > 0, got 0");
+    EXPECT_ERR(catalog(gpu_obj("b", "mamf_bf16_tflops", "{\"value\": 1000, \"source\": \"S\"}")),
+               FS_EDATA,
+               "$.gpus[1].mamf_bf16_tflops.value: must not exceed bf16_tflops (989), got 1000");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": 1.83, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].clock_mhz.value: must be in [100, 5000], got 1.83");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": 99.9, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].clock_mhz.value: must be in [100, 5000], got 99.9");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": 1830000000, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].clock_mhz.value: must be in [100, 5000], got 1.83e+09");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": 5000.5, \"source\": \"S\"}")),
+               FS_EDATA, "must be in [100, 5000], got 5000.5");
+    EXPECT_ERR(catalog(gpu_obj("b", "clock_mhz", "{\"value\": 1e999, \"source\": \"S\"}")),
+               FS_EDATA, "$.gpus[1].clock_mhz.value: must be finite");
+    EXPECT_ERR(catalog(gpu_obj("b", "mamf_bf16_tflops", "{\"value\": 700, \"source\": \"NOPE\"}")),
+               FS_EDATA, "$.gpus[1].mamf_bf16_tflops.source: unknown source \"NOPE\"");
 }
 
 static void test_idle_not_below_tdp(void)
@@ -343,7 +462,7 @@ static void test_bad_name(void)
     EXPECT_ERR(catalog(gpu_obj("h100 sxm", NULL, NULL)), FS_EDATA,
                "character 5 is not one of [a-z0-9-]");
     EXPECT_ERR(catalog(gpu_obj("", NULL, NULL)), FS_EDATA,
-               "$.gpus[1].name: must be 1 to 31 characters, got 0");
+               "$.gpus[1].name: expected a non-empty string");
     EXPECT_ERR(catalog(gpu_obj("abcdefghijklmnopqrstuvwxyz-01234", NULL, NULL)), FS_EDATA,
                "must be 1 to 31 characters, got 32");
 }
@@ -371,6 +490,7 @@ static void test_type_count(void)
 
 static CU_TestInfo catalog_tests[] = {
     {"shipped gpus.json loads with calibrated values", test_shipped_loads},
+    {"shipped FP8, TF32, MAMF and clock values", test_shipped_compute_fields},
     {"find returns the index or -1", test_find},
     {"boundary values that are allowed load", test_valid_edges},
     {"missing file is FS_ENOINPUT", test_missing_file},
@@ -379,6 +499,7 @@ static CU_TestInfo catalog_tests[] = {
     {"missing fields", test_missing_field},
     {"wrong types", test_wrong_type},
     {"out-of-range and non-finite numbers", test_out_of_range},
+    {"FP8, TF32, MAMF and clock ranges", test_compute_field_ranges},
     {"idle power must be below TDP", test_idle_not_below_tdp},
     {"unknown source IDs and unmarked assumptions", test_unknown_source},
     {"duplicate GPU names", test_duplicate_name},

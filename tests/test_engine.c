@@ -54,9 +54,13 @@ static void test_settle_on_rate_change(void)
     /* 1000 GPU-s at rate 1 for 300 s leaves 700; at rate 2 that takes 350 s. */
     CU_ASSERT_DOUBLE_EQUAL(left, 700.0, 1e-9);
     CU_ASSERT_EQUAL(s->jobs[0].end, 650 * FS_USEC);
-    /* Job 2's 100 H100-seconds on an A100 take 100 x 989/312 s, rounded up
-     * to the microsecond. */
-    fs_time want = 300 * FS_USEC + (fs_time)ceil(100.0 * 989.0 / 312.0 * 1e6);
+    /* Job 2's 100 H100-seconds of training on an A100 take 100 s times the
+     * model's H100/A100 training ratio (between 1.9 and 2.6, test_perf),
+     * rounded up to the microsecond. */
+    double r = perf_relative(sc->perf, s->jobs[1].workload, gpu_catalog_find(sc->cat, "h100-sxm"),
+                             gpu_catalog_find(sc->cat, "a100-sxm-80"));
+    CU_ASSERT(r > 1.9 && r < 2.6);
+    fs_time want = 300 * FS_USEC + (fs_time)ceil(100.0 * r * 1e6);
     CU_ASSERT_EQUAL(s->jobs[1].end, want);
     CU_ASSERT_EQUAL(s->end, 650 * FS_USEC); /* the later of the two */
     sim_free(s);
@@ -146,7 +150,7 @@ static void run_invariants(const char *json)
 {
     struct scenario *sc = load(json);
     struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(sc, NULL);
+    struct metrics *m = metrics_new(s, NULL);
     struct checker c = {0};
     sim_observe(s, metrics_observer(m));
     sim_observe(s, (struct sim_observer){.ctx = &c, .notify = check_invariants});

@@ -76,7 +76,7 @@ static void test_default(void)
         CU_ASSERT_EQUAL(sc->fleet[g].gpus_per_node, want[g].per);
     }
 
-    CU_ASSERT_EQUAL_FATAL(sc->wl.n, 2100);
+    CU_ASSERT_EQUAL_FATAL(sc->wl.n, 1600);
     CU_ASSERT_STRING_EQUAL(sc->workload_source, "scenarios/default.json: $.workload.generator");
     size_t unsorted = 0, bad = 0;
     for (size_t i = 0; i < sc->wl.n; i++) {
@@ -91,7 +91,7 @@ static void test_default(void)
                  j->gpus == 16) ||
                j->kind >= JOB_KIND_COUNT || j->team >= sc->wl.nteams || !(j->work > 0) ||
                j->ref_type != gpu_catalog_find(sc->cat, "a100-sxm-80") || j->submit < 0 ||
-               j->id < 1 || j->id > 2100;
+               j->id < 1 || j->id > 1600;
     }
     CU_ASSERT_EQUAL(unsorted, 0);
     CU_ASSERT_EQUAL(bad, 0);
@@ -118,15 +118,15 @@ static void test_overrides(void)
     /* The seed drives the generator: 42 again gives the very same jobs, 7
      * gives other ones (as many, but at other times). */
     CU_ASSERT_EQUAL(job_diffs(base, same), 0);
-    CU_ASSERT_EQUAL(other->wl.n, 2100);
-    CU_ASSERT(job_diffs(base, other) > 2000);
+    CU_ASSERT_EQUAL(other->wl.n, 1600);
+    CU_ASSERT(job_diffs(base, other) > 1500);
 
     /* Seed 0 is a seed like any other, not "no override". */
     struct scenario *zero = NULL;
     struct scenario_options o0 = {.catalog = CATALOG, .has_seed = true, .seed = 0};
     CU_ASSERT_EQUAL_FATAL(scenario_load(tu_path("scenarios/default.json"), &o0, &zero, &err), 0);
     CU_ASSERT_EQUAL(zero->seed, 0);
-    CU_ASSERT(job_diffs(base, zero) > 2000);
+    CU_ASSERT(job_diffs(base, zero) > 1500);
 
     scenario_free(zero);
     scenario_free(base);
@@ -181,6 +181,17 @@ static void test_relative_paths(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(catalog);
     put(cat, catalog);
     free(catalog);
+    /* The other model files are read from beside the catalog. */
+    static const char *const beside[] = {"workloads.json", "nodes.json", "power.json"};
+    for (size_t k = 0; k < 3; k++) {
+        char from[128], to[160];
+        snprintf(from, sizeof from, "models/data/%s", beside[k]);
+        snprintf(to, sizeof to, "%s/%s", sub, beside[k]);
+        char *text = slurp(from);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        put(to, text);
+        free(text);
+    }
     /* Unsorted rows, with a tie on submit time broken by id. */
     put(trace, HDR "3,10,train,x,8,0,,100,h100-sxm\n"
                    "1,10,infer,y,1,0,,50,h100-sxm\n"
@@ -218,6 +229,11 @@ static void test_relative_paths(void)
     unlink(scen);
     unlink(trace);
     unlink(cat);
+    for (size_t k = 0; k < 3; k++) {
+        char to[160];
+        snprintf(to, sizeof to, "%s/%s", sub, beside[k]);
+        unlink(to);
+    }
     rmdir(traces);
     rmdir(sub);
     rmdir(dir);
@@ -431,7 +447,7 @@ static void test_cannot_open(void)
 }
 
 static CU_TestInfo load_tests[] = {
-    {"default.json: fleet, seed, horizon, policy, 2100 sorted jobs", test_default},
+    {"default.json: fleet, seed, horizon, policy, 1600 sorted jobs", test_default},
     {"options override seed and policy", test_overrides},
     {"trace and catalog paths are relative to the scenario", test_relative_paths},
     {"defaults: no horizon, fifo, 3600 s, seed 1", test_defaults},

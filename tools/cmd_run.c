@@ -67,7 +67,7 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
             goto done;
 
     s = sim_new(sc);
-    m = metrics_new(sc, out[OUT_TIMESERIES].f);
+    m = metrics_new(s, out[OUT_TIMESERIES].f);
     sim_observe(s, metrics_observer(m));
     if (progress) {
         s->progress = progress_bar;

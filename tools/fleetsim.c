@@ -14,6 +14,8 @@ struct command {
 
 static const struct command commands[] = {
     {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
+    {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
+    {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,37 @@
+/* models.c - loading the model data files together. */
+#include "models.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err *err)
+{
+    char *copy = xstrdup(catalog_path);
+    const char *dir = dirname(copy);
+    char path[4096];
+    int rc;
+    *ms = (struct model_set){0};
+    if ((rc = gpu_catalog_load(catalog_path, &ms->cat, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/workloads.json", dir);
+    if ((rc = perf_model_load(path, ms->cat, &ms->perf, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/nodes.json", dir);
+    if ((rc = node_catalog_load(path, ms->cat, &ms->nodes, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/power.json", dir);
+    rc = power_model_load(path, ms->cat, &ms->power, err);
+done:
+    free(copy);
+    return rc;
+}
+
+void model_set_free(struct model_set *ms)
+{
+    perf_model_free(ms->perf);
+    node_catalog_free(ms->nodes);
+    power_model_free(ms->power);
+    gpu_catalog_free(ms->cat);
+    *ms = (struct model_set){0};
+}

@@ -1,0 +1,27 @@
+/* models.h - every model data file at once: the GPU catalog and, beside it
+ * in the same folder, workloads.json, nodes.json and power.json.
+ *
+ * The caller owns the set and frees it with model_set_free (which accepts a
+ * partly loaded set).
+ */
+#ifndef FS_MODELS_MODELS_H
+#define FS_MODELS_MODELS_H
+
+#include "gpu.h"
+#include "node.h"
+#include "perf.h"
+#include "power.h"
+
+struct model_set {
+    struct gpu_catalog *cat;
+    struct perf_model *perf;
+    struct node_catalog *nodes;
+    struct power_model *power;
+};
+
+/* Load the catalog at catalog_path and the files beside it.
+ * RET: 0, FS_ENOINPUT or FS_EDATA with err naming the file. */
+int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err *err);
+void model_set_free(struct model_set *ms);
+
+#endif
