@@ -24,6 +24,26 @@ int job_kind_parse(const char *name)
     return -1;
 }
 
+static const char *const method_names[] = {
+    [JOB_METHOD_NONE] = "",
+    [JOB_METHOD_TRAIN] = "train",
+    [JOB_METHOD_LORA] = "lora",
+    [JOB_METHOD_INFER] = "infer",
+};
+
+const char *job_method_name(enum job_method m)
+{
+    return (unsigned)m < FS_ARRAY_LEN(method_names) ? method_names[m] : "?";
+}
+
+int job_method_parse(const char *name)
+{
+    for (size_t m = 1; m < FS_ARRAY_LEN(method_names); m++)
+        if (strcmp(name, method_names[m]) == 0)
+            return (int)m;
+    return -1;
+}
+
 void job_reset_placement(struct job *j)
 {
     free(j->gang);

@@ -13,6 +13,14 @@ const char *job_kind_name(enum job_kind k);
 /* RET: the kind called name, or -1. */
 int job_kind_parse(const char *name);
 
+/* What a job given as a model spec does with its model. */
+enum job_method { JOB_METHOD_NONE, JOB_METHOD_TRAIN, JOB_METHOD_LORA, JOB_METHOD_INFER };
+
+/* "train", "lora", "infer" ("" for none). */
+const char *job_method_name(enum job_method m);
+/* RET: the method called name, or -1. */
+int job_method_parse(const char *name);
+
 enum job_state {
     JOB_FUTURE,   /* not submitted yet */
     JOB_QUEUED,   /* submitted, waiting for GPUs */
@@ -32,6 +40,11 @@ struct job {
     int32_t ref_type;    /* catalog index the work is stated on */
     int32_t workload;    /* throughput profile (models/perf), set by the loader */
     double work;         /* reference GPU-seconds (on ref_type) */
+    /* Optional model spec: the loader derives memory (and work, when it is
+     * not given) from it through the models. */
+    double params_b;     /* model parameters, billions; 0 = no spec */
+    double tokens;       /* tokens trained on or processed; 0 = not given */
+    uint8_t method;      /* enum job_method */
 
     /* Placement, set by the scheduler when the job starts. */
     int32_t type;        /* catalog index, -1 before placement */

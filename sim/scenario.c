@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/json.h"
+#include "../models/memory.h"
 
 /* Everything a loader step needs to name the place of an error. */
 struct ctx {
@@ -348,6 +349,60 @@ static int assign_workloads(struct ctx *c)
     return 0;
 }
 
+/* Training FLOPs per parameter per token: forward 2 + backward 4 for full
+ * training (Kaplan et al. 2020, C ~ 6 N D); LoRA skips the weight gradients
+ * of the frozen weights (forward 2 + activation gradients 2); inference is
+ * the forward pass alone. */
+static const double flops_per_param_token[] = {
+    [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_INFER] = 2,
+};
+
+/* A job given as a model spec: its memory per GPU from models/memory (so
+ * the scheduler's memory filter keeps it off GPUs too small for it), and,
+ * when work_gpu_s is empty, its work from the tokens through the throughput
+ * model: FLOPs at the workload's achievable tensor rate, divided by the
+ * tensor share of its run time, on the model's reference GPU, then expressed
+ * on the job's reference type. */
+static int apply_spec(struct ctx *c, struct job *j)
+{
+    const struct perf_model *pm = c->sc->perf;
+    const struct perf_workload *w = &pm->w[j->workload];
+    int method = j->method ? j->method
+                 : j->kind == JOB_FINETUNE ? JOB_METHOD_LORA
+                 : j->kind == JOB_INFER ? JOB_METHOD_INFER : JOB_METHOD_TRAIN;
+    struct mem_model m = {.params = j->params_b * 1e9, .bytes_per_param = 2};
+    struct mem_job mj = {
+        .method = method == JOB_METHOD_LORA ? MEM_LORA : method == JOB_METHOD_INFER ? MEM_INFER : MEM_TRAIN,
+        .gpus = j->gpus,
+        .seq_len = method == JOB_METHOD_LORA ? 2048 : 4096,
+        .micro_batch = method == JOB_METHOD_INFER ? 8 : 1,
+        .kv_budget_gb = -1,
+    };
+    double need = mem_estimate(&m, &mj).per_gpu_gb;
+    if (need > j->gpu_mem_gb)
+        j->gpu_mem_gb = need;
+    j->method = (uint8_t)method;
+    if (j->work > 0)
+        return 0;
+    if (!(w->share[PERF_TENSOR] > 0))
+        return fs_fail(c->err, FS_EDATA, "%s: job %lld: workload %s has no compute share to turn tokens "
+                       "into work; give work_gpu_s", c->sc->workload_source, (long long)j->id, w->name);
+    double flops = flops_per_param_token[method] * m.params * j->tokens;
+    double on_ref = flops / perf_capacity(&c->sc->cat->types[pm->ref], PERF_TENSOR, w->precision) /
+                    w->share[PERF_TENSOR];
+    j->work = on_ref / perf_relative(pm, j->workload, j->ref_type, pm->ref);
+    return 0;
+}
+
+static int apply_specs(struct ctx *c)
+{
+    int rc = 0;
+    for (size_t i = 0; i < c->sc->wl.n && !rc; i++)
+        if (c->sc->wl.jobs[i].params_b > 0)
+            rc = apply_spec(c, &c->sc->wl.jobs[i]);
+    return rc;
+}
+
 /* Why job j can never run on cl, into buf. */
 static void unfit_reason(const struct cluster *cl, const struct job *j, char *buf, size_t n)
 {
@@ -406,7 +461,7 @@ int scenario_load(const char *path, const struct scenario_options *opt,
         (rc = load_output(&c, root)) || (rc = load_workload(&c, root)))
         goto err;
     workload_sort(&sc->wl);
-    if ((rc = assign_workloads(&c)) || (rc = check_fits(&c)))
+    if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_fits(&c)))
         goto err;
     cJSON_Delete(root);
     *out = sc;

@@ -6,17 +6,20 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char native_header[] =
     "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type";
+/* The optional model-spec columns that may follow. */
+static const char spec_header[] = ",model_params_b,tokens,method";
 
 enum { COL_ID, COL_SUBMIT, COL_KIND, COL_TEAM, COL_GPUS, COL_MEM, COL_ALLOWED,
-       COL_WORK, COL_REF, NCOLS };
+       COL_WORK, COL_REF, NCOLS_BASE, COL_PARAMS = NCOLS_BASE, COL_TOKENS, COL_METHOD, NCOLS };
 static const char *const col_names[NCOLS] = {
     "id", "submit_s", "kind", "team", "gpus", "gpu_mem_gb", "allowed_types",
-    "work_gpu_s", "ref_type",
+    "work_gpu_s", "ref_type", "model_params_b", "tokens", "method",
 };
 
 #define LINE_LIMIT (64 * 1024) /* bytes in a line, without its CR LF */
@@ -196,8 +199,11 @@ static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu
 
 int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
 {
-    char mem[32], work[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
-    int bad = fprintf(f, "%s\n", native_header) < 0;
+    char mem[32], work[32], params[32], tokens[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
+    bool spec = false;
+    for (size_t i = 0; i < w->n; i++)
+        spec |= w->jobs[i].params_b > 0;
+    int bad = fprintf(f, "%s%s\n", native_header, spec ? spec_header : "") < 0;
     for (size_t i = 0; i < w->n && !bad; i++) {
         const struct job *j = &w->jobs[i];
         if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
@@ -205,15 +211,23 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
             return FS_EINTERNAL;
         fmt_double(mem, sizeof mem, j->gpu_mem_gb);
         fmt_double(work, sizeof work, j->work);
+        fmt_double(params, sizeof params, j->params_b);
+        fmt_double(tokens, sizeof tokens, j->tokens);
         fmt_types(types, sizeof types, j->allowed, cat);
         /* Submit from the integer microseconds, so it reads back exactly. */
         fs_time t = j->submit < 0 ? -j->submit : j->submit;
         bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
-                         ",%s,%s,%s,%s\n",
+                         ",%s,%s,%s,%s",
                       j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC),
                       (int64_t)(t % FS_USEC), job_kind_name((enum job_kind)j->kind),
-                      w->teams[j->team], j->gpus, mem, types, work,
+                      w->teams[j->team], j->gpus, mem, types, j->work > 0 ? work : "",
                       cat->types[j->ref_type].name) < 0;
+        if (spec && j->params_b > 0)
+            bad |= fprintf(f, ",%s,%s,%s", params, j->tokens > 0 ? tokens : "",
+                           job_method_name((enum job_method)j->method)) < 0;
+        else if (spec)
+            bad |= fputs(",,,", f) < 0;
+        bad |= fputc('\n', f) == EOF;
     }
     if (fflush(f) != 0 || ferror(f))
         bad = 1;
@@ -278,6 +292,7 @@ static int lines_next(struct lines *r, char **s, size_t *len)
 struct row {
     const char *path;
     long long line;
+    int ncols;          /* NCOLS_BASE, or NCOLS with the model-spec columns */
     const struct gpu_catalog *cat;
     struct fs_err *err;
 };
@@ -382,6 +397,30 @@ static int parse_team(const struct row *r, const char *s, struct workload *w, in
     return 0;
 }
 
+/* The optional model-spec columns: all empty, or model_params_b > 0 with a
+ * method, and tokens > 0 or empty (then work_gpu_s is required). */
+static int parse_spec(const struct row *r, char **f, struct job *j)
+{
+    int rc;
+    if (!*f[COL_PARAMS] && !*f[COL_TOKENS] && !*f[COL_METHOD])
+        return 0;
+    if ((rc = parse_double(r, COL_PARAMS, f[COL_PARAMS], &j->params_b)) < 0)
+        return rc;
+    if (!(j->params_b > 0 && j->params_b <= 1e5))
+        return row_fail(r, COL_PARAMS, "must be in (0, 100000] billion, got %s", f[COL_PARAMS]);
+    if (*f[COL_TOKENS]) {
+        if ((rc = parse_double(r, COL_TOKENS, f[COL_TOKENS], &j->tokens)) < 0)
+            return rc;
+        if (!(j->tokens > 0))
+            return row_fail(r, COL_TOKENS, "must be > 0, got %s", f[COL_TOKENS]);
+    }
+    int m = job_method_parse(f[COL_METHOD]);
+    if (m < 0)
+        return row_fail(r, COL_METHOD, "unknown method \"%.40s\" (train, lora, infer)", f[COL_METHOD]);
+    j->method = (uint8_t)m;
+    return 0;
+}
+
 /* Parse one data line (split in place) into j. */
 static int parse_row(const struct row *r, char *line, struct workload *w, struct job *j)
 {
@@ -393,9 +432,10 @@ static int parse_row(const struct row *r, char *line, struct workload *w, struct
         if (nf < NCOLS)
             f[nf] = p;
     }
-    if (nf != NCOLS)
-        return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d",
-                       r->path, r->line, NCOLS, native_header, nf);
+    if (nf != r->ncols)
+        return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns (%s%s), found %d",
+                       r->path, r->line, r->ncols, native_header,
+                       r->ncols == NCOLS ? spec_header : "", nf);
     double submit = 0;
     int64_t gpus = 0;
     memset(j, 0, sizeof *j);
@@ -406,8 +446,9 @@ static int parse_row(const struct row *r, char *line, struct workload *w, struct
         (rc = parse_int(r, COL_GPUS, f[COL_GPUS], &gpus)) < 0 ||
         (rc = parse_double(r, COL_MEM, f[COL_MEM], &j->gpu_mem_gb)) < 0 ||
         (rc = parse_allowed(r, f[COL_ALLOWED], &j->allowed)) < 0 ||
-        (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0 ||
-        (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0)
+        (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0 ||
+        (r->ncols == NCOLS && (rc = parse_spec(r, f, j)) < 0) ||
+        ((*f[COL_WORK] || !j->tokens) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
         return rc;
     if (submit < 0)
         return row_fail(r, COL_SUBMIT, "must be >= 0, got %s", f[COL_SUBMIT]);
@@ -417,7 +458,7 @@ static int parse_row(const struct row *r, char *line, struct workload *w, struct
         return row_fail(r, COL_GPUS, "must be 1..%d, got %s", GPUS_LIMIT, f[COL_GPUS]);
     if (j->gpu_mem_gb < 0)
         return row_fail(r, COL_MEM, "must be >= 0, got %s", f[COL_MEM]);
-    if (j->work <= 0)
+    if (j->work <= 0 && *f[COL_WORK])
         return row_fail(r, COL_WORK, "must be > 0, got %s", f[COL_WORK]);
     j->submit = fs_from_seconds(submit);
     j->kind = (uint8_t)kind;
@@ -469,7 +510,8 @@ static int check_ids(const struct workload *w, size_t n0, const long long *lines
 
 /* ---- reader ------------------------------------------------------------- */
 
-static int read_header(struct lines *in, const char *path, struct fs_err *err)
+/* OUT *ncols: NCOLS_BASE, or NCOLS when the header has the spec columns. */
+static int read_header(struct lines *in, const char *path, int *ncols, struct fs_err *err)
 {
     char *s;
     size_t len;
@@ -481,8 +523,12 @@ static int read_header(struct lines *in, const char *path, struct fs_err *err)
         return fs_fail(err, FS_ENOINPUT, "%s: cannot read: %s", path, strerror(errno));
     if (rc > 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
         s += 3;
-    if (rc < 0 || strcmp(s, native_header) != 0)
-        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\"", path, native_header);
+    size_t base = sizeof native_header - 1;
+    if (rc < 0 || strncmp(s, native_header, base) != 0 ||
+        (s[base] && strcmp(s + base, spec_header) != 0))
+        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\" (optionally followed by \"%s\")",
+                       path, native_header, spec_header);
+    *ncols = s[base] ? NCOLS : NCOLS_BASE;
     return 0;
 }
 
@@ -549,7 +595,7 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     struct row proto = {.path = path, .cat = cat, .err = err};
     size_t n0 = w->n, nteams0 = w->nteams;
     long long *lines = NULL;
-    int rc = read_header(&in, path, err);
+    int rc = read_header(&in, path, &proto.ncols, err);
     if (rc == 0)
         rc = read_rows(&in, &proto, w, &lines);
     if (rc == 0)

@@ -203,6 +203,83 @@ static void test_deterministic(void)
     scenario_free(b);
 }
 
+/* Energy conservation on a hand-checkable run: one A100 node, a 2-GPU
+ * training job from 0 to T and a 1-GPU inference job from 100 s to T2.
+ * GPU joules must equal idle power on every GPU for the window plus each
+ * job's (power - idle) x GPUs x run time; node DC joules the node model
+ * evaluated on each of the three constant stretches. */
+static void test_energy_conservation(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s1,0,train,a,2,0,,2000,a100-sxm-80\n"
+                              "2,100,infer,a,1,0,,500,a100-sxm-80\n", header);
+    struct scenario *sc = load_one_node(csv);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    sim_observe(s, metrics_observer(m));
+    sim_run(s);
+    const struct gpu_type *t = &sc->cat->types[s->cl->nodes[0].type];
+    const struct job *a = &s->jobs[0], *b = &s->jobs[1];
+    double wa = s->prog[0].gpu_w, wb = s->prog[1].gpu_w, end = fs_to_seconds(s->end);
+    CU_ASSERT(wa > t->idle_w && wa <= t->tdp_w && wb > t->idle_w && wb <= t->tdp_w);
+    double ra = fs_to_seconds(a->end - a->start), rb = fs_to_seconds(b->end - b->start);
+    double want = 8 * t->idle_w * end + 2 * (wa - t->idle_w) * ra + (wb - t->idle_w) * rb;
+    CU_ASSERT_DOUBLE_EQUAL(m->en.gpu_j, want, 1e-9 * want);
+
+    /* Node DC: piecewise over the stretches between the four events. */
+    fs_time cuts[] = {0, b->start, a->end < b->end ? a->end : b->end, s->end};
+    double dc = 0;
+    for (int k = 0; k < 3; k++) {
+        fs_time mid = (cuts[k] + cuts[k + 1]) / 2;
+        double gw = 8 * t->idle_w;
+        if (a->start <= mid && mid < a->end)
+            gw += 2 * (wa - t->idle_w);
+        if (b->start <= mid && mid < b->end)
+            gw += wb - t->idle_w;
+        double act = (gw - 8 * t->idle_w) / (8 * (t->tdp_w - t->idle_w));
+        struct node_power np = node_power_eval(sc->nodes, sc->fleet_power[0].node, gw, act, sc->fleet_power[0].psus_ok);
+        dc += np.dc_w * fs_to_seconds(cuts[k + 1] - cuts[k]);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(m->en.dc_j, dc, 1e-9 * dc);
+    CU_ASSERT(m->en.wall_j > m->en.dc_j); /* PSUs lose some */
+    metrics_free(m);
+    sim_free(s);
+    scenario_free(sc);
+}
+
+/* A per-GPU power cap below what the work draws slows it along the fitted
+ * cap curve, and the GPUs draw the cap. */
+static void test_power_cap(void)
+{
+    char csv[256], text[1024];
+    snprintf(csv, sizeof csv, "%s1,0,train,a,1,0,,1000,a100-sxm-80\n", header);
+    const char *trace = tu_tmpfile(".csv", csv);
+    fs_time ends[2];
+    double watts[2];
+    for (int capped = 0; capped < 2; capped++) {
+        snprintf(text, sizeof text, "{\"name\": \"cap\", \"fleet\": [{\"gpu\": \"a100-sxm-80\", \"nodes\": 1, "
+                 "\"gpus_per_node\": 8%s}], \"workload\": {\"trace\": \"%s\"}}",
+                 capped ? ", \"power_cap_w\": 250" : "", trace);
+        struct scenario *sc = load(text);
+        struct sim *s = sim_new(sc);
+        sim_run(s);
+        ends[capped] = s->jobs[0].end;
+        watts[capped] = s->prog[0].gpu_w;
+        if (capped) {
+            double speed = power_cap_speed(sc->power, 250, watts[0]);
+            CU_ASSERT(speed > 0.3 && speed < 1);
+            /* 1000 A100-seconds at rate 1 take 1000 s; at the capped speed,
+             * 1000 / speed, rounded up to the microsecond. */
+            CU_ASSERT_EQUAL(ends[1], (fs_time)ceil(1000.0 / speed * 1e6));
+        }
+        sim_free(s);
+        scenario_free(sc);
+    }
+    CU_ASSERT(watts[0] > 250);
+    CU_ASSERT_DOUBLE_EQUAL(watts[1], 250, 0);
+    CU_ASSERT_EQUAL(ends[0], 1000 * FS_USEC);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -212,6 +289,8 @@ int main(void)
         {"invariants under best-fit", test_invariants_best_fit},
         {"invariants under spread", test_invariants_spread},
         {"deterministic", test_deterministic},
+        {"energy conservation", test_energy_conservation},
+        {"power cap slows along the fitted curve", test_power_cap},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {

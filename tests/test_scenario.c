@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../sim/scenario.h"
+#include "../sim/engine.h"
 #include "testutil.h"
 
 #define CATALOG "models/data/gpus.json"
@@ -446,7 +446,62 @@ static void test_cannot_open(void)
     CU_ASSERT_STRING_EQUAL(err.msg, "/nonexistent/scen.json: cannot open: No such file or directory");
 }
 
+#define SPEC_HDR "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type," \
+                 "model_params_b,tokens,method\n"
+
+/* A scenario over a fleet (JSON text) running the jobs of csv. */
+static struct scenario *load_spec(const char *fleet, const char *csv, struct fs_err *err, int *rc)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"name\": \"spec\", %s, \"workload\": {\"trace\": \"%s\"}}", fleet,
+             tu_tmpfile(".csv", csv));
+    struct scenario *sc = NULL;
+    *rc = scenario_load(tu_tmpfile(".json", text), &defaults, &sc, err);
+    return sc;
+}
+
+/* Model-spec jobs get their memory from models/memory, and the scheduler's
+ * filter keeps them off GPUs too small: a 7B model served in BF16 (about
+ * 33 GB with its KV cache) never lands on a 24 GB RTX 4090, even under
+ * first fit with the 4090s first; a 7B LoRA job (about 18 GB) may; and a 70B
+ * BF16 model on one GPU can never run on a fleet of 4090s. */
+static void test_model_spec(void)
+{
+    struct fs_err err = {0};
+    int rc;
+    const char *fleet = "\"fleet\": [{\"gpu\": \"rtx4090\", \"nodes\": 1, \"gpus_per_node\": 8},"
+                        "{\"gpu\": \"a100-sxm-80\", \"nodes\": 1, \"gpus_per_node\": 8}]";
+    struct scenario *sc = load_spec(fleet, SPEC_HDR "1,0,infer,a,1,0,,600,a100-sxm-80,7,,infer\n"
+                                                    "2,0,finetune,a,1,0,,,a100-sxm-80,7,1e7,lora\n",
+                                    &err, &rc);
+    if (rc)
+        printf("\n    %s", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const struct job *infer = &sc->wl.jobs[0], *lora = &sc->wl.jobs[1];
+    CU_ASSERT(infer->gpu_mem_gb > 24 && infer->gpu_mem_gb < 80);
+    CU_ASSERT(lora->gpu_mem_gb > 14 && lora->gpu_mem_gb < 24);
+    /* 4 x 7e9 x 1e7 LoRA FLOPs on the reference A100 at its tensor share. */
+    const struct perf_workload *w = &sc->perf->w[lora->workload];
+    double want = 4 * 7e9 * 1e7 / (sc->cat->types[sc->perf->ref].mamf_bf16_tflops * 1e12) / w->share[PERF_TENSOR];
+    CU_ASSERT_DOUBLE_EQUAL(lora->work, want, 1e-9 * want);
+    struct sim *s = sim_new(sc);
+    sim_run(s);
+    int rtx = gpu_catalog_find(sc->cat, "rtx4090");
+    CU_ASSERT_NOT_EQUAL(s->jobs[0].type, rtx);
+    CU_ASSERT_EQUAL(s->jobs[1].type, rtx);
+    sim_free(s);
+    scenario_free(sc);
+
+    const char *rtx_only = "\"fleet\": [{\"gpu\": \"rtx4090\", \"nodes\": 2, \"gpus_per_node\": 8}]";
+    sc = load_spec(rtx_only, SPEC_HDR "9,0,infer,a,1,0,,600,a100-sxm-80,70,,infer\n", &err, &rc);
+    CU_ASSERT_EQUAL(rc, FS_EDATA);
+    CU_ASSERT_PTR_NULL(sc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "job 9 can never run on this fleet: it needs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the allowed GPUs in the fleet have at most 24 GB"));
+}
+
 static CU_TestInfo load_tests[] = {
+    {"model-spec jobs: memory and work from the models", test_model_spec},
     {"default.json: fleet, seed, horizon, policy, 1600 sorted jobs", test_default},
     {"options override seed and policy", test_overrides},
     {"trace and catalog paths are relative to the scenario", test_relative_paths},

@@ -59,7 +59,9 @@ static size_t count_diffs(const struct workload *a, const struct workload *b)
              x->allowed != y->allowed || x->ref_type != y->ref_type ||
              memcmp(&x->work, &y->work, sizeof(double)) || x->type != y->type ||
              x->node != y->node || x->nnodes != y->nnodes || x->gang != y->gang ||
-             x->start != y->start || x->end != y->end;
+             x->start != y->start || x->end != y->end || x->method != y->method ||
+             memcmp(&x->params_b, &y->params_b, sizeof(double)) ||
+             memcmp(&x->tokens, &y->tokens, sizeof(double));
     }
     return d;
 }
@@ -568,6 +570,56 @@ static void test_gen_bounds(void)
     workload_free(&w);
 }
 
+#define SPEC_HEADER "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type," \
+                    "model_params_b,tokens,method\n"
+
+/* The optional model-spec columns: read, written back only when some job
+ * has a spec, and read again unchanged; bad values name line and column. */
+static void test_spec_columns(void)
+{
+    struct workload w, back;
+    struct fs_err e = {0};
+    char text[1024];
+    workload_init(&w);
+    workload_init(&back);
+    CU_ASSERT_EQUAL_FATAL(read_text(SPEC_HEADER "1,0,train,t,8,0,,,h100-sxm,7,1e9,train\n"
+                                    "2,5,infer,t,1,0,,60,h100-sxm,,,\n"
+                                    "3,9,finetune,t,1,0,,30,h100-sxm,13.5,,lora\n", &w, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].params_b, 7, 0);
+    CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].tokens, 1e9, 0);
+    CU_ASSERT_EQUAL(w.jobs[0].method, JOB_METHOD_TRAIN);
+    CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].work, 0, 0); /* derived later from the tokens */
+    CU_ASSERT_EQUAL(w.jobs[1].method, JOB_METHOD_NONE);
+    CU_ASSERT_EQUAL(w.jobs[2].method, JOB_METHOD_LORA);
+    CU_ASSERT_EQUAL(write_and_read(&w, &back, text, sizeof text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",model_params_b,tokens,method\n"));
+    CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
+    workload_free(&back);
+    workload_free(&w);
+
+    static const struct {
+        const char *row, *msg;
+    } bad[] = {
+        {"1,0,train,t,1,0,,,h100-sxm,,,\n", ":2: column work_gpu_s: expected a finite number"},
+        {"1,0,train,t,1,0,,,h100-sxm,7,,train\n", ":2: column work_gpu_s: expected a finite number"},
+        {"1,0,train,t,1,0,,10,h100-sxm,-7,,train\n", ":2: column model_params_b: must be in (0, 100000]"},
+        {"1,0,train,t,1,0,,10,h100-sxm,7,0,train\n", ":2: column tokens: must be > 0"},
+        {"1,0,train,t,1,0,,10,h100-sxm,7,,pretrain\n", ":2: column method: unknown method \"pretrain\""},
+        {"1,0,train,t,1,0,,10,h100-sxm,7,5\n", ":2: expected 12 columns"},
+    };
+    for (size_t k = 0; k < FS_ARRAY_LEN(bad); k++) {
+        char csv[512];
+        snprintf(csv, sizeof csv, "%s%s", SPEC_HEADER, bad[k].row);
+        workload_init(&w);
+        CU_ASSERT_EQUAL(read_text(csv, &w, &e), FS_EDATA);
+        if (!strstr(e.msg, bad[k].msg))
+            printf("\n    got:  %s\n    want: %s", e.msg, bad[k].msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[k].msg));
+        workload_free(&w);
+    }
+}
+
 static CU_TestInfo list_tests[] = {
     {"add resets placement, free frees gangs", test_add_resets},
     {"sort by (submit, id), stable", test_sort},
@@ -578,6 +630,7 @@ static CU_TestInfo list_tests[] = {
 static CU_TestInfo csv_tests[] = {
     {"read fields, CRLF, comments, BOM", test_read_fields},
     {"read, write, read round-trips exactly", test_round_trip},
+    {"model-spec columns", test_spec_columns},
     {"write errors", test_write_errors},
     {"bad files: code and FILE:LINE message", test_bad_files},
     {"long line, NUL byte, cannot open/read", test_bad_bytes},
