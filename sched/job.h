@@ -34,7 +34,12 @@ struct job {
     uint8_t kind;        /* enum job_kind */
     uint8_t state;       /* enum job_state */
     uint16_t team;       /* index into the workload's team names */
-    int32_t gpus;        /* GPUs requested: 1..node size, or whole nodes */
+    int32_t gpus;        /* GPUs requested: 0 (CPU only), 1..node size, or
+                            whole nodes */
+    int32_t milli;       /* share of each GPU in thousandths: 1000 = whole
+                            GPUs; < 1000 only with gpus == 1 (GPU sharing) */
+    int32_t cpu_milli;   /* CPU millicores needed on the node; 0 = any */
+    int32_t mem_mib;     /* host memory needed on the node, MiB; 0 = any */
     double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
     uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
     int32_t ref_type;    /* catalog index the work is stated on */

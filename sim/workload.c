@@ -96,6 +96,8 @@ struct job *workload_add(struct workload *w, const struct job *j)
     c->gang = NULL; /* the caller's gang stays the caller's */
     job_reset_placement(c);
     c->state = JOB_FUTURE;
+    if (c->milli <= 0)
+        c->milli = 1000; /* whole GPUs unless a share is given */
     return c;
 }
 

@@ -51,7 +51,8 @@ void workload_free(struct workload *w);
  * full (WORKLOAD_MAX_TEAMS). */
 int workload_team(struct workload *w, const char *name);
 
-/* Append a job (copied); placement fields are reset. */
+/* Append a job (copied); placement fields are reset, and a milli of 0 means
+ * whole GPUs (1000). */
 struct job *workload_add(struct workload *w, const struct job *j);
 
 /* Sort by (submit, id), stable. */
