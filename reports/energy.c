@@ -83,9 +83,10 @@ void energy_job(struct energy *e, const struct job *j, int sign, fs_time now)
     const struct sim *s = e->s;
     double w = s->prog[j - s->jobs].gpu_w;
     int size = s->cl->types[j->type].max_gpus;
+    double share = (double)j->milli / GPU_MILLI;
     for (int32_t k = 0; k < j->nnodes; k++) {
         int32_t n = j->nnodes > 1 ? j->gang[k] : j->node;
-        int gpus = j->nnodes > 1 ? size : j->gpus;
+        double gpus = (j->nnodes > 1 ? size : j->gpus) * share;
         e->busy[n] += sign * gpus;
         e->busy_w[n] += sign * gpus * w;
         update_node(e, n, now);

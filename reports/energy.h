@@ -27,7 +27,7 @@ struct energy {
     const struct sim *s;
     int32_t nnodes;
     double *busy_w;          /* per node: watts of its busy GPUs */
-    int32_t *busy;           /* per node: busy GPUs */
+    double *busy;            /* per node: busy GPUs (a share counts its part) */
     struct node_power *np;   /* per node: electrical state now */
     double *node_gpu_w;      /* per node: watts of all its GPUs now */
     struct psu_stat *psu;

@@ -21,8 +21,9 @@ static void write_header(const struct metrics *m)
 static void write_row(const struct metrics *m, fs_time end)
 {
     const struct gpu_catalog *cat = m->sc->cat;
-    double width = (double)(end - m->bucket_start);
-    int64_t total_us = 0, cap = 0;
+    double width = (double)(end - m->bucket_start) * GPU_MILLI;
+    metrics_wide total_us = 0;
+    int64_t cap = 0;
     fprintf(m->ts, "%.6f,%.6f", fs_to_seconds(m->bucket_start), fs_to_seconds(end - m->bucket_start));
     for (int t = 0; t < cat->n; t++) {
         if (!m->capacity[t])
@@ -32,10 +33,10 @@ static void write_row(const struct metrics *m, fs_time end)
         cap += m->capacity[t];
     }
     fprintf(m->ts, ",%.4f,%.6f,%.4f", (double)total_us / width,
-            (double)total_us / width / (double)cap, (double)m->bucket_queue_us / width);
+            (double)total_us / width / (double)cap, (double)m->bucket_queue_us * GPU_MILLI / width);
     for (int t = 0; t < cat->n; t++)
         if (m->capacity[t])
-            fprintf(m->ts, ",%.2f", m->en.bucket_gpu_j_type[t] / (width / (double)FS_USEC));
+            fprintf(m->ts, ",%.2f", m->en.bucket_gpu_j_type[t] / (width / GPU_MILLI / (double)FS_USEC));
     fprintf(m->ts, ",%.4f\n", m->en.bucket_psu_max);
 }
 
@@ -81,11 +82,13 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         break;
     case SIM_START:
         m->queue--;
-        m->alloc[j->type] += j->gpus;
+        if (j->gpus)
+            m->alloc[j->type] += metrics_job_milli(j);
         energy_job(&m->en, j, +1, s->now);
         break;
     case SIM_FINISH:
-        m->alloc[j->type] -= j->gpus;
+        if (j->gpus)
+            m->alloc[j->type] -= metrics_job_milli(j);
         energy_job(&m->en, j, -1, s->now);
         break;
     case SIM_END:
@@ -127,5 +130,5 @@ double metrics_utilization(const struct metrics *m, int t, fs_time end)
 {
     if (end <= 0 || !m->capacity[t])
         return 0;
-    return (double)m->alloc_us[t] / ((double)m->capacity[t] * (double)end);
+    return (double)m->alloc_us[t] / ((double)m->capacity[t] * GPU_MILLI * (double)end);
 }

@@ -16,19 +16,26 @@
 
 #include "energy.h"
 
+/* Exact integer integrals too wide for 64 bits (a GCC/Clang extension). */
+__extension__ typedef __int128 metrics_wide;
+
+/* Milli-GPUs job j holds while it runs: GPUs x share. */
+static inline int64_t metrics_job_milli(const struct job *j) { return (int64_t)j->gpus * j->milli; }
+
 struct metrics {
     const struct scenario *sc;
     FILE *ts;                              /* timeseries.csv, or NULL */
     fs_time last;                          /* integrals are settled to here */
-    int64_t alloc[GPU_MAX_TYPES];          /* GPUs allocated now, per type */
+    int64_t alloc[GPU_MAX_TYPES];          /* milli-GPUs allocated now, per type */
     int64_t queue;                         /* jobs queued now */
     int64_t queue_max;
-    /* Whole-run integrals, in GPU-microseconds and job-microseconds. */
-    int64_t alloc_us[GPU_MAX_TYPES];
+    /* Whole-run integrals, in milli-GPU-microseconds (128-bit: a 100k-GPU
+     * fleet over a year is 3e21) and job-microseconds. */
+    metrics_wide alloc_us[GPU_MAX_TYPES];
     int64_t queue_us;
     /* The current timeseries interval [bucket_start, bucket_start + width). */
     fs_time bucket_start, width;
-    int64_t bucket_alloc_us[GPU_MAX_TYPES];
+    metrics_wide bucket_alloc_us[GPU_MAX_TYPES];
     int64_t bucket_queue_us;
     int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */
     struct energy en;                      /* power, energy and PSU load */

@@ -61,15 +61,16 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     free(wait);
     free(jct);
 
-    int64_t alloc_us = 0, cap = 0;
+    metrics_wide alloc_us = 0;
+    int64_t cap = 0;
     for (int t = 0; t < s->sc->cat->n; t++) {
         alloc_us += m->alloc_us[t];
         cap += m->capacity[t];
     }
     st->makespan_s = fs_to_seconds(last_end);
     st->window_s = fs_to_seconds(s->end);
-    st->alloc_gpu_h = (double)alloc_us / 3.6e9;
-    st->utilization = s->end > 0 ? (double)alloc_us / ((double)cap * (double)s->end) : 0;
+    st->alloc_gpu_h = (double)alloc_us / GPU_MILLI / 3.6e9;
+    st->utilization = s->end > 0 ? (double)alloc_us / ((double)cap * GPU_MILLI * (double)s->end) : 0;
     st->queue_mean = s->end > 0 ? (double)m->queue_us / (double)s->end : 0;
 }
 

@@ -16,26 +16,41 @@ struct cluster *cluster_new(const struct gpu_catalog *cat,
         cl->nnodes += groups[g].nodes;
     cl->nodes = xcalloc((size_t)cl->nnodes, sizeof *cl->nodes);
     cl->nwords = ((size_t)cl->nnodes + 63) / 64;
+    int64_t total = 0;
+    for (int g = 0; g < ngroups; g++)
+        total += (int64_t)groups[g].nodes * groups[g].gpus_per_node;
+    cl->milli = xmalloc((size_t)total * sizeof *cl->milli);
+    for (int64_t i = 0; i < total; i++)
+        cl->milli[i] = GPU_MILLI;
+    cl->free_milli = total * GPU_MILLI;
 
     for (int t = 0; t < GPU_MAX_TYPES; t++)
         cl->types[t].first_node = cl->types[t].last_node = -1;
 
-    int32_t id = 0;
+    int32_t id = 0, gpu = 0;
     for (int g = 0; g < ngroups; g++) {
-        struct cluster_type *ct = &cl->types[groups[g].type];
-        for (int32_t k = 0; k < groups[g].nodes; k++, id++) {
+        const struct fleet_group *fg = &groups[g];
+        struct cluster_type *ct = &cl->types[fg->type];
+        for (int32_t k = 0; k < fg->nodes; k++, id++, gpu += fg->gpus_per_node) {
             cl->nodes[id] = (struct node){
-                .type = groups[g].type,
-                .gpus = (int16_t)groups[g].gpus_per_node,
-                .free = (int16_t)groups[g].gpus_per_node,
+                .type = fg->type,
+                .gpus = (int16_t)fg->gpus_per_node,
+                .free = (int16_t)fg->gpus_per_node,
+                .gpu0 = gpu,
+                .cpu = fg->cpu_milli, .cpu_free = fg->cpu_milli,
+                .mem = fg->mem_mib, .mem_free = fg->mem_mib,
             };
             if (ct->first_node < 0)
                 ct->first_node = id;
             ct->last_node = id;
             ct->gpus += groups[g].gpus_per_node;
         }
-        if (groups[g].gpus_per_node > ct->max_gpus)
-            ct->max_gpus = groups[g].gpus_per_node;
+        if (fg->gpus_per_node > ct->max_gpus)
+            ct->max_gpus = fg->gpus_per_node;
+        if (fg->cpu_milli > ct->max_cpu || !fg->cpu_milli)
+            ct->max_cpu = fg->cpu_milli ? fg->cpu_milli : INT32_MAX;
+        if (fg->mem_mib > ct->max_mem || !fg->mem_mib)
+            ct->max_mem = fg->mem_mib ? fg->mem_mib : INT32_MAX;
     }
     for (int t = 0; t < GPU_MAX_TYPES; t++) {
         struct cluster_type *ct = &cl->types[t];
@@ -62,28 +77,80 @@ void cluster_free(struct cluster *cl)
         free(ct->bucket);
     }
     free(cl->nodes);
+    free(cl->milli);
     free(cl);
 }
 
-static void move_node(struct cluster *cl, int32_t node, int delta)
+/* Move node n between buckets after its fully free count changed. */
+static void rebucket(struct cluster *cl, int32_t n, int old_free)
 {
-    struct node *n = &cl->nodes[node];
-    struct cluster_type *ct = &cl->types[n->type];
-    bit_clear(ct->bucket[n->free], node);
-    n->free = (int16_t)(n->free + delta);
-    bit_set(ct->bucket[n->free], node);
-    ct->allocated -= delta;
-    cl->allocated -= delta;
+    struct node *nd = &cl->nodes[n];
+    struct cluster_type *ct = &cl->types[nd->type];
+    if (nd->free == old_free)
+        return;
+    bit_clear(ct->bucket[old_free], n);
+    bit_set(ct->bucket[nd->free], n);
+    ct->allocated -= nd->free - old_free;
+    cl->allocated -= nd->free - old_free;
 }
 
-void cluster_take(struct cluster *cl, int32_t node, int gpus)
+/* Add delta thousandths to each GPU of mask on node n (negative: take). */
+static void adjust(struct cluster *cl, int32_t n, uint64_t mask, int delta, int cpu, int mem)
 {
-    move_node(cl, node, -gpus);
+    struct node *nd = &cl->nodes[n];
+    int old_free = nd->free;
+    for (int i = 0; mask; i++, mask >>= 1) {
+        if (!(mask & 1))
+            continue;
+        int16_t *m = &cl->milli[nd->gpu0 + i];
+        nd->free = (int16_t)(nd->free - (*m == GPU_MILLI));
+        *m = (int16_t)(*m + delta);
+        nd->free = (int16_t)(nd->free + (*m == GPU_MILLI));
+        cl->free_milli += delta;
+    }
+    nd->cpu_free += delta < 0 ? -cpu : cpu;
+    nd->mem_free += delta < 0 ? -mem : mem;
+    rebucket(cl, n, old_free);
 }
 
-void cluster_give(struct cluster *cl, int32_t node, int gpus)
+void cluster_take(struct cluster *cl, int32_t node, uint64_t mask, int milli, int cpu, int mem)
 {
-    move_node(cl, node, gpus);
+    adjust(cl, node, mask, -milli, cpu, mem);
+}
+
+void cluster_give(struct cluster *cl, int32_t node, uint64_t mask, int milli, int cpu, int mem)
+{
+    adjust(cl, node, mask, milli, cpu, mem);
+}
+
+uint64_t cluster_whole_gpus(const struct cluster *cl, int32_t node, int k)
+{
+    const struct node *nd = &cl->nodes[node];
+    uint64_t mask = 0;
+    for (int i = 0; i < nd->gpus && k > 0; i++)
+        if (cl->milli[nd->gpu0 + i] == GPU_MILLI) {
+            mask |= 1ULL << i;
+            k--;
+        }
+    return k ? 0 : mask;
+}
+
+int cluster_share_gpu(const struct cluster *cl, int32_t node, int milli)
+{
+    const struct node *nd = &cl->nodes[node];
+    int best = -1;
+    for (int i = 0; i < nd->gpus; i++) {
+        int free = cl->milli[nd->gpu0 + i];
+        if (free >= milli && (best < 0 || free < cl->milli[nd->gpu0 + best]))
+            best = i;
+    }
+    return best;
+}
+
+bool cluster_host_fits(const struct cluster *cl, int32_t node, int cpu, int mem)
+{
+    const struct node *nd = &cl->nodes[node];
+    return (!nd->cpu || cpu <= nd->cpu_free) && (!nd->mem || mem <= nd->mem_free);
 }
 
 int32_t cluster_next(const struct cluster *cl, int32_t type, int free, int32_t after)

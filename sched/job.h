@@ -56,6 +56,7 @@ struct job {
     int32_t node;        /* first (or only) node */
     int32_t nnodes;      /* > 1 for a gang of whole nodes */
     int32_t *gang;       /* the nnodes node ids when nnodes > 1, else NULL */
+    uint64_t gpu_mask;   /* on a single node: which of its GPUs (bit i) */
     fs_time start, end;  /* -1 until known */
 };
 

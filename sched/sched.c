@@ -84,11 +84,25 @@ void sched_submit(struct sched *s, struct job *j)
 static bool type_ok(const struct cluster *cl, const struct job *j, int32_t t)
 {
     const struct cluster_type *ct = &cl->types[t];
-    if (!ct->max_gpus)
+    if (!ct->max_gpus || j->cpu_milli > ct->max_cpu || j->mem_mib > ct->max_mem)
         return false;
+    if (j->gpus == 0)
+        return true;
     if (j->allowed && !(j->allowed >> t & 1))
         return false;
-    return j->gpu_mem_gb <= cl->cat->types[t].memory_gb;
+    return j->gpu_mem_gb * j->milli / GPU_MILLI <= cl->cat->types[t].memory_gb;
+}
+
+/* Can node n host single-node job j now (GPUs, CPU, memory)? */
+static bool room(const struct cluster *cl, const struct job *j, int32_t n)
+{
+    if (!cluster_host_fits(cl, n, j->cpu_milli, j->mem_mib))
+        return false;
+    if (j->gpus == 0)
+        return true;
+    if (j->milli < GPU_MILLI)
+        return cluster_share_gpu(cl, n, j->milli) >= 0;
+    return cl->nodes[n].free >= j->gpus;
 }
 
 /* Nodes of type t with exactly t's largest size: the only gang members. */
@@ -137,15 +151,17 @@ static bool filtered(const struct sched_policy *p, const struct sched_cycle *c,
     return p->filter && !p->filter(c, j, node);
 }
 
-/* Best node of type t for a job that fits on one node. */
+/* Best node of type t for a job that fits on one node.  A share of a GPU
+ * may fit a node with no fully free GPU, so shares look at every bucket. */
 static void choose_single(const struct sched *s, const struct job *j, int32_t t,
                           struct choice *best)
 {
     const struct sched_policy *p = s->policy;
     struct sched_cycle c = {.cl = s->cl, .type = t};
-    for (int f = j->gpus; f <= s->cl->types[t].max_gpus; f++) {
+    int from = j->milli < GPU_MILLI ? 0 : j->gpus;
+    for (int f = from; f <= s->cl->types[t].max_gpus; f++) {
         for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
-            if (filtered(p, &c, j, n))
+            if (!room(s->cl, j, n) || filtered(p, &c, j, n))
                 continue;
             int sc = score_of(p, &c, j, n);
             if (better(best, sc, n))
@@ -164,7 +180,7 @@ static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, in
     int size = s->cl->types[t].max_gpus;
     int32_t k = 0;
     for (int32_t n = cluster_next(s->cl, t, size, -1); n >= 0 && k < m; n = cluster_next(s->cl, t, size, n))
-        if (!filtered(s->policy, &c, j, n))
+        if (cluster_host_fits(s->cl, n, j->cpu_milli, j->mem_mib) && !filtered(s->policy, &c, j, n))
             out[k++] = n;
     return k == m;
 }
@@ -183,6 +199,21 @@ static void choose_gang(const struct sched *s, const struct job *j, int32_t t, s
         *best = (struct choice){.score = sc, .node = first, .type = t};
 }
 
+/* Which GPUs of the chosen node: the policy's choice when it has the hook,
+ * else the best-fitting GPU for a share and the lowest-numbered fully free
+ * ones for whole GPUs. */
+static uint64_t pick_gpus(const struct sched *s, const struct job *j, const struct choice *ch)
+{
+    struct sched_cycle c = {.cl = s->cl, .type = ch->type};
+    if (j->gpus == 0)
+        return 0;
+    if (s->policy->pick_gpus)
+        return s->policy->pick_gpus(&c, j, ch->node);
+    if (j->milli < GPU_MILLI)
+        return 1ULL << cluster_share_gpu(s->cl, ch->node, j->milli);
+    return cluster_whole_gpus(s->cl, ch->node, j->gpus);
+}
+
 static void take(struct sched *s, struct job *j, const struct choice *ch)
 {
     int size = s->cl->types[ch->type].max_gpus;
@@ -190,15 +221,17 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
     j->node = ch->node;
     if (j->gpus <= size) {
         j->nnodes = 1;
-        cluster_take(s->cl, ch->node, j->gpus);
+        j->gpu_mask = pick_gpus(s, j, ch);
+        cluster_take(s->cl, ch->node, j->gpu_mask, j->milli, j->cpu_milli, j->mem_mib);
         return;
     }
     j->nnodes = j->gpus / size;
     j->gang = xmalloc((size_t)j->nnodes * sizeof *j->gang);
     gang_nodes(s, j, ch->type, j->gang, j->nnodes);
     j->node = j->gang[0];
+    uint64_t all = size == 64 ? ~0ULL : (1ULL << size) - 1;
     for (int32_t k = 0; k < j->nnodes; k++)
-        cluster_take(s->cl, j->gang[k], size);
+        cluster_take(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
 }
 
 /* Place j now if the policy finds room.  RET: true if placed. */
@@ -207,7 +240,7 @@ static bool try_place(struct sched *s, struct job *j)
     struct choice best = {.node = -1, .type = -1};
     for (int32_t t = 0; t < s->cl->cat->n; t++) {
         const struct cluster_type *ct = &s->cl->types[t];
-        if (!type_ok(s->cl, j, t) || ct->gpus - ct->allocated < j->gpus)
+        if (!type_ok(s->cl, j, t) || (j->milli == GPU_MILLI && ct->gpus - ct->allocated < j->gpus))
             continue;
         if (j->gpus <= ct->max_gpus)
             choose_single(s, j, t, &best);
@@ -221,18 +254,19 @@ static bool try_place(struct sched *s, struct job *j)
     return true;
 }
 
-static bool cluster_full(const struct sched *s)
+/* No job asking for GPUs can start when no GPU has any room left. */
+static bool out_of_gpus(const struct sched *s, const struct job *j)
 {
-    return s->cl->allocated >= s->cl->gpus;
+    return j->gpus > 0 && s->cl->free_milli == 0;
 }
 
 /* Try jobs in queue order, removing the ones that start. */
 static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *), void *ctx)
 {
     size_t kept = 0, nstarted = 0, i = 0;
-    for (; i < s->nqueue && !cluster_full(s); i++) {
+    for (; i < s->nqueue; i++) {
         struct job *j = s->queue[i];
-        if (try_place(s, j)) {
+        if (!out_of_gpus(s, j) && try_place(s, j)) {
             nstarted++;
             started(ctx, j);
             continue;
@@ -263,9 +297,9 @@ static void remove_queued(struct sched *s, const struct job *j)
 static size_t scan_fresh(struct sched *s, void (*started)(void *, struct job *), void *ctx)
 {
     size_t nstarted = 0;
-    for (size_t k = 0; k < s->nfresh && !cluster_full(s); k++) {
+    for (size_t k = 0; k < s->nfresh; k++) {
         struct job *j = s->fresh[k];
-        if (j->state == JOB_QUEUED && try_place(s, j)) {
+        if (j->state == JOB_QUEUED && !out_of_gpus(s, j) && try_place(s, j)) {
             remove_queued(s, j);
             nstarted++;
             started(ctx, j);
@@ -290,10 +324,11 @@ void sched_release(struct sched *s, struct job *j)
 {
     if (j->nnodes > 1) {
         int size = s->cl->types[j->type].max_gpus;
+        uint64_t all = size == 64 ? ~0ULL : (1ULL << size) - 1;
         for (int32_t k = 0; k < j->nnodes; k++)
-            cluster_give(s->cl, j->gang[k], size);
+            cluster_give(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
     } else {
-        cluster_give(s->cl, j->node, j->gpus);
+        cluster_give(s->cl, j->node, j->gpu_mask, j->milli, j->cpu_milli, j->mem_mib);
     }
     j->state = JOB_DONE;
     s->freed = true;

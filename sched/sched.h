@@ -52,6 +52,10 @@ struct sched_policy {
     bool (*queue_less)(const struct job *a, const struct job *b);
     bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
     int (*score)(const struct sched_cycle *c, const struct job *j, int32_t node);
+    /* Optional: which GPUs of the chosen node (bit i: GPU i); NULL: the
+     * best-fitting GPU for a share, the lowest-numbered free ones for whole
+     * GPUs. */
+    uint64_t (*pick_gpus)(const struct sched_cycle *c, const struct job *j, int32_t node);
 };
 
 /* NULL-terminated registry of every shipped policy. */

@@ -27,10 +27,28 @@ static int teardown(void)
 
 static struct job mk(int64_t id, int gpus)
 {
-    struct job j = {.id = id, .submit = id, .gpus = gpus, .ref_type = A100, .work = 100};
+    struct job j = {.id = id, .submit = id, .gpus = gpus, .milli = GPU_MILLI, .ref_type = A100, .work = 100};
     j.gang = NULL;
     job_reset_placement(&j);
     return j;
+}
+
+/* Take or give back k whole GPUs on node n. */
+static void take_k(struct cluster *cl, int32_t n, int k)
+{
+    cluster_take(cl, n, cluster_whole_gpus(cl, n, k), GPU_MILLI, 0, 0);
+}
+
+static void give_k(struct cluster *cl, int32_t n, int k)
+{
+    const struct node *nd = &cl->nodes[n];
+    uint64_t mask = 0;
+    for (int i = 0; i < nd->gpus && k > 0; i++)
+        if (cl->milli[nd->gpu0 + i] == 0) {
+            mask |= 1ULL << i;
+            k--;
+        }
+    cluster_give(cl, n, mask, GPU_MILLI, 0, 0);
 }
 
 static void noop_started(void *ctx, struct job *j)
@@ -79,7 +97,7 @@ static void test_registry(void)
 /* Random take/give against a brute-force view of the nodes. */
 static void test_index_matches_scan(void)
 {
-    struct fleet_group g[] = {{H100, 30, 8}, {A100, 41, 4}, {H100, 9, 2}, {RTX, 50, 8}};
+    struct fleet_group g[] = {{H100, 30, 8, 0, 0}, {A100, 41, 4, 0, 0}, {H100, 9, 2, 0, 0}, {RTX, 50, 8, 0, 0}};
     struct cluster *cl = cluster_new(cat, g, 4);
     CU_ASSERT_EQUAL(cl->nnodes, 130);
     CU_ASSERT_EQUAL(cl->gpus, 30 * 8 + 41 * 4 + 9 * 2 + 50 * 8);
@@ -91,9 +109,9 @@ static void test_index_matches_scan(void)
         int k = 1 + (int)((x >> 20) % 4);
         if ((x >> 4) & 1) {
             if (k <= nd->free)
-                cluster_take(cl, n, k);
+                take_k(cl, n, k);
         } else if (k <= nd->gpus - nd->free) {
-            cluster_give(cl, n, k);
+            give_k(cl, n, k);
         }
         int32_t t = cl->nodes[(x >> 12) % 130].type;
         int f = (int)((x >> 24) % 9);
@@ -120,8 +138,8 @@ static void test_index_matches_scan(void)
 static int32_t place_three(const char *policy)
 {
     struct sched *s = mk_sched(policy, H100, 3);
-    cluster_take(s->cl, 1, 5);
-    cluster_take(s->cl, 2, 3);
+    take_k(s->cl, 1, 5);
+    take_k(s->cl, 2, 3);
     struct job j = mk(1, 3);
     sched_submit(s, &j);
     CU_ASSERT_EQUAL(cycle(s), 1);
@@ -188,7 +206,7 @@ static void test_fresh_only_cycle(void)
 static void test_gang(void)
 {
     struct sched *s = mk_sched("best-fit", H100, 4);
-    cluster_take(s->cl, 0, 1);
+    take_k(s->cl, 0, 1);
     struct job big = mk(1, 16), odd = mk(2, 12), huge = mk(3, 40);
     CU_ASSERT_TRUE(sched_fits_fleet(s->cl, &big));
     CU_ASSERT_FALSE(sched_fits_fleet(s->cl, &odd));  /* not whole nodes */
@@ -210,7 +228,7 @@ static void test_gang(void)
 
 static void test_types_and_memory(void)
 {
-    struct fleet_group g[] = {{RTX, 1, 8}, {A100, 1, 8}, {H100, 1, 8}};
+    struct fleet_group g[] = {{RTX, 1, 8, 0, 0}, {A100, 1, 8, 0, 0}, {H100, 1, 8, 0, 0}};
     struct sched s;
     sched_init(&s, cluster_new(cat, g, 3), sched_policy_find("fifo"));
     struct job only_a100 = mk(1, 2), big_mem = mk(2, 1), any = mk(3, 1);
@@ -233,6 +251,53 @@ static void test_types_and_memory(void)
     sched_fini(&s);
 }
 
+/* GPU sharing: shares go to the best-fitting GPU; a whole-GPU job needs a
+ * fully free one; CPU and host memory bound what a node takes; a CPU-only
+ * job needs no GPU at all. */
+static void test_sharing(void)
+{
+    struct fleet_group g = {.type = H100, .nodes = 1, .gpus_per_node = 2, .cpu_milli = 4000, .mem_mib = 8192};
+    struct sched s;
+    sched_init(&s, cluster_new(cat, &g, 1), sched_policy_find("best-fit"));
+    struct job a = mk(1, 1), b = mk(2, 1), c = mk(3, 1), whole = mk(4, 1), cpu = mk(5, 0);
+    a.milli = 600;
+    b.milli = 300;
+    c.milli = 500;
+    cpu.cpu_milli = 3500;
+    sched_submit(&s, &a);
+    sched_submit(&s, &b);
+    sched_submit(&s, &c);
+    sched_submit(&s, &whole);
+    CU_ASSERT_EQUAL(cycle(&s), 3);
+    CU_ASSERT_EQUAL(a.gpu_mask, 1);     /* GPU 0 */
+    CU_ASSERT_EQUAL(b.gpu_mask, 1);     /* GPU 0 again: 400 left, the tightest fit */
+    CU_ASSERT_EQUAL(c.gpu_mask, 2);     /* GPU 1 */
+    CU_ASSERT_EQUAL(whole.state, JOB_QUEUED);
+    CU_ASSERT_EQUAL(s.cl->milli[0], 100);
+    CU_ASSERT_EQUAL(s.cl->milli[1], 500);
+    CU_ASSERT_EQUAL(s.cl->free_milli, 600);
+    CU_ASSERT_EQUAL(s.cl->nodes[0].free, 0);
+    sched_release(&s, &c);
+    CU_ASSERT_EQUAL(cycle(&s), 1);
+    CU_ASSERT_EQUAL(whole.gpu_mask, 2);
+    /* CPU: 4000 millicores, none used yet; the CPU-only job takes 3500. */
+    sched_submit(&s, &cpu);
+    CU_ASSERT_EQUAL(cycle(&s), 1);
+    CU_ASSERT_EQUAL(cpu.state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(s.cl->nodes[0].cpu_free, 500);
+    struct job more = mk(6, 0);
+    more.cpu_milli = 1000;
+    sched_submit(&s, &more);
+    CU_ASSERT_EQUAL(cycle(&s), 0);
+    sched_release(&s, &cpu);
+    CU_ASSERT_EQUAL(cycle(&s), 1);
+    struct job hog = mk(7, 0);
+    hog.mem_mib = 9000; /* more than the node has */
+    CU_ASSERT_FALSE(sched_fits_fleet(s.cl, &hog));
+    cluster_free(s.cl);
+    sched_fini(&s);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -243,6 +308,7 @@ int main(void)
         {"fresh-only cycle", test_fresh_only_cycle},
         {"gangs of whole nodes", test_gang},
         {"allowed types and memory", test_types_and_memory},
+        {"GPU sharing, CPU and host memory", test_sharing},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {
