@@ -38,8 +38,16 @@ void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *
     *s = (struct sched){.cl = cl, .policy = p};
 }
 
+void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t seed)
+{
+    if (s->policy->prepare)
+        s->ctx = s->policy->prepare(s->cl, jobs, n, seed);
+}
+
 void sched_fini(struct sched *s)
 {
+    if (s->policy && s->policy->release)
+        s->policy->release(s->ctx);
     free(s->queue);
     free(s->fresh);
     *s = (struct sched){0};
@@ -157,7 +165,7 @@ static void choose_single(const struct sched *s, const struct job *j, int32_t t,
                           struct choice *best)
 {
     const struct sched_policy *p = s->policy;
-    struct sched_cycle c = {.cl = s->cl, .type = t};
+    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
     int from = j->milli < GPU_MILLI ? 0 : j->gpus;
     for (int f = from; f <= s->cl->types[t].max_gpus; f++) {
         for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
@@ -176,7 +184,7 @@ static void choose_single(const struct sched *s, const struct job *j, int32_t t,
  * out.  RET: true when there are m. */
 static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, int32_t *out, int32_t m)
 {
-    struct sched_cycle c = {.cl = s->cl, .type = t};
+    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
     int size = s->cl->types[t].max_gpus;
     int32_t k = 0;
     for (int32_t n = cluster_next(s->cl, t, size, -1); n >= 0 && k < m; n = cluster_next(s->cl, t, size, n))
@@ -193,7 +201,7 @@ static void choose_gang(const struct sched *s, const struct job *j, int32_t t, s
     int32_t first;
     if (!gang_nodes(s, j, t, &first, 1))
         return;
-    struct sched_cycle c = {.cl = s->cl, .type = t};
+    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
     int sc = score_of(s->policy, &c, j, first);
     if (better(best, sc, first))
         *best = (struct choice){.score = sc, .node = first, .type = t};
@@ -204,7 +212,7 @@ static void choose_gang(const struct sched *s, const struct job *j, int32_t t, s
  * ones for whole GPUs. */
 static uint64_t pick_gpus(const struct sched *s, const struct job *j, const struct choice *ch)
 {
-    struct sched_cycle c = {.cl = s->cl, .type = ch->type};
+    struct sched_cycle c = {.cl = s->cl, .type = ch->type, .ctx = s->ctx};
     if (j->gpus == 0)
         return 0;
     if (s->policy->pick_gpus)
@@ -252,6 +260,11 @@ static bool try_place(struct sched *s, struct job *j)
     take(s, j, &best);
     j->state = JOB_RUNNING;
     return true;
+}
+
+bool sched_try(struct sched *s, struct job *j)
+{
+    return try_place(s, j);
 }
 
 /* No job asking for GPUs can start when no GPU has any room left. */

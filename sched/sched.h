@@ -40,6 +40,7 @@
 struct sched_cycle {
     const struct cluster *cl;
     int32_t type;  /* the catalog type being considered */
+    void *ctx;     /* the policy's own state (see prepare), or NULL */
 };
 
 struct sched_policy {
@@ -56,6 +57,11 @@ struct sched_policy {
      * best-fitting GPU for a share, the lowest-numbered free ones for whole
      * GPUs. */
     uint64_t (*pick_gpus)(const struct sched_cycle *c, const struct job *j, int32_t node);
+    /* Optional: build the policy's state from the workload it will see
+     * (e.g. the distribution of GPU requests for fragmentation) and a seed
+     * for its tie-breaks; freed with release.  RET: the state. */
+    void *(*prepare)(const struct cluster *cl, const struct job *jobs, size_t n, uint64_t seed);
+    void (*release)(void *ctx);
 };
 
 /* NULL-terminated registry of every shipped policy. */
@@ -75,10 +81,19 @@ struct sched {
     struct job **fresh;
     size_t nfresh, fresh_cap;
     bool freed;
+    void *ctx;        /* the policy's state, from sched_prepare */
 };
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);
 void sched_fini(struct sched *s);
+
+/* Give the policy its view of the workload (jobs[0..n)) and seed, when it
+ * has a prepare hook.  Call once, before the first cycle. */
+void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t seed);
+
+/* Place j now if the policy finds room, without queuing it (fill mode).
+ * RET: true if placed (state JOB_RUNNING). */
+bool sched_try(struct sched *s, struct job *j);
 
 /* Queue j (state becomes JOB_QUEUED). */
 void sched_submit(struct sched *s, struct job *j);

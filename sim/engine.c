@@ -13,6 +13,7 @@ struct sim *sim_new(const struct scenario *sc)
     s->sc = sc;
     s->cl = cluster_new(sc->cat, sc->fleet, sc->nfleet);
     sched_init(&s->sched, s->cl, sc->policy);
+    sched_prepare(&s->sched, sc->wl.jobs, sc->wl.n, sc->seed);
     evq_init(&s->q);
     s->jobs = sc->wl.jobs;
     s->njobs = sc->wl.n;
