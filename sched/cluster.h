@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "../models/gpu.h"
+#include "job.h"
 
 /* Largest node the index supports. */
 #define CLUSTER_MAX_NODE_GPUS 64
@@ -30,8 +31,6 @@ struct fleet_group {
     int32_t cpu_milli;     /* CPU millicores per node; 0 = not modelled */
     int32_t mem_mib;       /* host memory per node, MiB; 0 = not modelled */
 };
-
-#define GPU_MILLI 1000
 
 struct node {
     int32_t type;

@@ -6,6 +6,9 @@
 
 #include "../base/base.h"
 
+/* A whole GPU, in the thousandths that GPU shares are counted in. */
+#define GPU_MILLI 1000
+
 enum job_kind { JOB_TRAIN, JOB_FINETUNE, JOB_INFER, JOB_BATCH, JOB_KIND_COUNT };
 
 /* "train", "finetune", "infer", "batch". */

@@ -88,8 +88,10 @@ static void start_progress(struct sim *s, size_t i)
     const struct perf_workload *w = &sc->perf->w[j->workload];
     double load = w->batch > 0 ? power_load_infer(sc->power, sc->cat, w->batch) : sc->power->train_load;
     double want = power_gpu_w(&sc->cat->types[j->type], load), cap = s->node_power[j->node]->cap_w;
-    double rate = j->gpus * perf_relative(sc->perf, j->workload, j->type, j->ref_type) *
-                  perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes);
+    /* A CPU-only job's work is its run time in seconds. */
+    double rate = j->gpus == 0 ? 1
+                  : j->gpus * perf_relative(sc->perf, j->workload, j->type, j->ref_type) *
+                        perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes);
     if (cap > 0 && cap < want) {
         rate *= power_cap_speed(sc->power, cap, want);
         want = cap;

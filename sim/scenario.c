@@ -8,6 +8,7 @@
 
 #include "../base/json.h"
 #include "../models/memory.h"
+#include "readers.h"
 
 /* Everything a loader step needs to name the place of an error. */
 struct ctx {
@@ -240,9 +241,27 @@ static int load_generator(struct ctx *c, const cJSON *gen)
     return 0;
 }
 
+/* "reference_gpu" of a trace's workload block: the catalog type its work is
+ * stated on, for formats whose trace names none.  OUT *ref: -1 when absent. */
+static int load_reference_gpu(struct ctx *c, const cJSON *wl, const struct trace_reader *rd,
+                              int32_t *ref)
+{
+    const char *name = NULL;
+    int rc = json_string(wl, "reference_gpu", false, &name, c->file, "$.workload", c->err);
+    *ref = -1;
+    if (rc || !name)
+        return rc;
+    if (!rd->default_ref)
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.reference_gpu: a %s trace names the "
+                       "reference type on every row; remove this key", c->file, rd->name);
+    if ((*ref = gpu_catalog_find(c->sc->cat, name)) < 0)
+        return unknown_gpu(c, "$.workload.reference_gpu", name);
+    return 0;
+}
+
 static int load_workload(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"trace", "format", "generator", NULL};
+    static const char *const keys[] = {"trace", "format", "reference_gpu", "generator", NULL};
     const cJSON *wl = NULL, *gen = NULL;
     const char *trace = NULL, *format = "native";
     int rc;
@@ -256,13 +275,22 @@ static int load_workload(struct ctx *c, const cJSON *root)
         return fs_fail(c->err, FS_EDATA, "%s: $.workload: give exactly one of \"trace\" and \"generator\"", c->file);
     if (gen && cJSON_GetObjectItemCaseSensitive(wl, "format"))
         return fs_fail(c->err, FS_EDATA, "%s: $.workload.format: only a trace has a format", c->file);
+    if (gen && cJSON_GetObjectItemCaseSensitive(wl, "reference_gpu"))
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.reference_gpu: only a trace takes it here; "
+                       "a generator names its own ($.workload.generator.reference_gpu)", c->file);
     if (gen)
         return load_generator(c, gen);
-    if (strcmp(format, "native") != 0)
-        return fs_fail(c->err, FS_EDATA, "%s: $.workload.format: unknown trace format \"%s\" (native)",
-                       c->file, format);
+    const struct trace_reader *rd = trace_reader_find(format);
+    if (!rd) {
+        char names[128];
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.format: unknown trace format \"%s\" (%s)",
+                       c->file, format, trace_reader_names(names, sizeof names));
+    }
+    struct reader_options ro = {.ref_type = -1};
+    if ((rc = load_reference_gpu(c, wl, rd, &ro.ref_type)))
+        return rc;
     c->sc->workload_source = relative_to(c->file, trace);
-    return workload_read_native(c->sc->workload_source, c->sc->cat, &c->sc->wl, c->err);
+    return rd->read(c->sc->workload_source, &ro, c->sc->cat, &c->sc->wl, NULL, c->err);
 }
 
 /* An unknown policy: a usage error when it came from the command line. */

@@ -12,14 +12,18 @@
 
 static const char native_header[] =
     "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type";
-/* The optional model-spec columns that may follow. */
+/* Optional column groups that may follow, in any order, each group whole:
+ * a model spec, and GPU sharing with host resources. */
 static const char spec_header[] = ",model_params_b,tokens,method";
+static const char share_header[] = ",gpu_milli,cpu_milli,mem_mib";
 
 enum { COL_ID, COL_SUBMIT, COL_KIND, COL_TEAM, COL_GPUS, COL_MEM, COL_ALLOWED,
-       COL_WORK, COL_REF, NCOLS_BASE, COL_PARAMS = NCOLS_BASE, COL_TOKENS, COL_METHOD, NCOLS };
+       COL_WORK, COL_REF, NCOLS_BASE, COL_PARAMS = NCOLS_BASE, COL_TOKENS, COL_METHOD,
+       COL_MILLI, COL_CPU, COL_HOSTMEM, NCOLS };
 static const char *const col_names[NCOLS] = {
     "id", "submit_s", "kind", "team", "gpus", "gpu_mem_gb", "allowed_types",
     "work_gpu_s", "ref_type", "model_params_b", "tokens", "method",
+    "gpu_milli", "cpu_milli", "mem_mib",
 };
 
 #define LINE_LIMIT (64 * 1024) /* bytes in a line, without its CR LF */
@@ -202,10 +206,14 @@ static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu
 int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
 {
     char mem[32], work[32], params[32], tokens[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
-    bool spec = false;
-    for (size_t i = 0; i < w->n; i++)
-        spec |= w->jobs[i].params_b > 0;
-    int bad = fprintf(f, "%s%s\n", native_header, spec ? spec_header : "") < 0;
+    bool spec = false, share = false;
+    for (size_t i = 0; i < w->n; i++) {
+        const struct job *j = &w->jobs[i];
+        spec |= j->params_b > 0;
+        share |= j->gpus == 0 || j->milli < GPU_MILLI || j->cpu_milli > 0 || j->mem_mib > 0;
+    }
+    int bad = fprintf(f, "%s%s%s\n", native_header, spec ? spec_header : "",
+                      share ? share_header : "") < 0;
     for (size_t i = 0; i < w->n && !bad; i++) {
         const struct job *j = &w->jobs[i];
         if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
@@ -229,6 +237,8 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
                            job_method_name((enum job_method)j->method)) < 0;
         else if (spec)
             bad |= fputs(",,,", f) < 0;
+        if (share)
+            bad |= fprintf(f, ",%" PRId32 ",%" PRId32 ",%" PRId32, j->milli, j->cpu_milli, j->mem_mib) < 0;
         bad |= fputc('\n', f) == EOF;
     }
     if (fflush(f) != 0 || ferror(f))
@@ -294,7 +304,8 @@ static int lines_next(struct lines *r, char **s, size_t *len)
 struct row {
     const char *path;
     long long line;
-    int ncols;          /* NCOLS_BASE, or NCOLS with the model-spec columns */
+    int ncols;          /* columns in the file */
+    int pos[NCOLS];     /* where each column is in a line, -1 when absent */
     const struct gpu_catalog *cat;
     struct fs_err *err;
 };
@@ -423,21 +434,43 @@ static int parse_spec(const struct row *r, char **f, struct job *j)
     return 0;
 }
 
+/* The optional sharing columns: gpu_milli 1..1000 (empty: 1000), cpu_milli
+ * and mem_mib >= 0 (empty: 0, no constraint). */
+static int parse_share(const struct row *r, char **f, struct job *j)
+{
+    static const int cols[] = {COL_MILLI, COL_CPU, COL_HOSTMEM};
+    int32_t *out[] = {&j->milli, &j->cpu_milli, &j->mem_mib};
+    int64_t v;
+    int rc;
+    j->milli = GPU_MILLI;
+    for (int k = 0; k < 3; k++) {
+        if (!*f[cols[k]])
+            continue;
+        if ((rc = parse_int(r, cols[k], f[cols[k]], &v)) < 0)
+            return rc;
+        if (v < (k == 0 ? 1 : 0) || v > (k == 0 ? GPU_MILLI : INT32_MAX))
+            return row_fail(r, cols[k], "out of range: %s", f[cols[k]]);
+        *out[k] = (int32_t)v;
+    }
+    return 0;
+}
+
 /* Parse one data line (split in place) into j. */
 static int parse_row(const struct row *r, char *line, struct workload *w, struct job *j)
 {
-    char *f[NCOLS];
+    char *by_pos[NCOLS], *f[NCOLS], empty[] = "";
     int nf = 0, rc = 0, kind = 0, team = 0, ref = 0;
     for (char *p = line, *comma; p; p = comma ? comma + 1 : NULL, nf++) {
         if ((comma = strchr(p, ',')))
             *comma = '\0';
         if (nf < NCOLS)
-            f[nf] = p;
+            by_pos[nf] = p;
     }
     if (nf != r->ncols)
-        return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns (%s%s), found %d",
-                       r->path, r->line, r->ncols, native_header,
-                       r->ncols == NCOLS ? spec_header : "", nf);
+        return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns as in the header, found %d",
+                       r->path, r->line, r->ncols, nf);
+    for (int c = 0; c < NCOLS; c++)
+        f[c] = r->pos[c] >= 0 ? by_pos[r->pos[c]] : empty;
     double submit = 0;
     int64_t gpus = 0;
     memset(j, 0, sizeof *j);
@@ -449,15 +482,18 @@ static int parse_row(const struct row *r, char *line, struct workload *w, struct
         (rc = parse_double(r, COL_MEM, f[COL_MEM], &j->gpu_mem_gb)) < 0 ||
         (rc = parse_allowed(r, f[COL_ALLOWED], &j->allowed)) < 0 ||
         (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0 ||
-        (r->ncols == NCOLS && (rc = parse_spec(r, f, j)) < 0) ||
-        ((*f[COL_WORK] || !j->tokens) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
+        (rc = parse_spec(r, f, j)) < 0 || (rc = parse_share(r, f, j)) < 0 ||
+        ((*f[COL_WORK] || j->tokens <= 0) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
         return rc;
     if (submit < 0)
         return row_fail(r, COL_SUBMIT, "must be >= 0, got %s", f[COL_SUBMIT]);
     if (!fs_seconds_ok(submit))
         return row_fail(r, COL_SUBMIT, "%s is too large (over ~285,000 years)", f[COL_SUBMIT]);
-    if (gpus < 1 || gpus > GPUS_LIMIT)
-        return row_fail(r, COL_GPUS, "must be 1..%d, got %s", GPUS_LIMIT, f[COL_GPUS]);
+    if (gpus < (r->pos[COL_MILLI] >= 0 ? 0 : 1) || gpus > GPUS_LIMIT)
+        return row_fail(r, COL_GPUS, "must be %d..%d, got %s", r->pos[COL_MILLI] >= 0 ? 0 : 1,
+                        GPUS_LIMIT, f[COL_GPUS]);
+    if (j->milli < GPU_MILLI && gpus != 1)
+        return row_fail(r, COL_MILLI, "a share below 1000 needs exactly 1 GPU, got %s GPUs", f[COL_GPUS]);
     if (j->gpu_mem_gb < 0)
         return row_fail(r, COL_MEM, "must be >= 0, got %s", f[COL_MEM]);
     if (j->work <= 0 && *f[COL_WORK])
@@ -512,8 +548,31 @@ static int check_ids(const struct workload *w, size_t n0, const long long *lines
 
 /* ---- reader ------------------------------------------------------------- */
 
-/* OUT *ncols: NCOLS_BASE, or NCOLS when the header has the spec columns. */
-static int read_header(struct lines *in, const char *path, int *ncols, struct fs_err *err)
+/* The columns after the base ones: whole optional groups, in any order.
+ * Fills r->pos and r->ncols.  RET: 0, or -1 when the tail is not made of
+ * groups. */
+static int map_columns(struct row *r, const char *tail)
+{
+    static const char *const groups[] = {spec_header, share_header};
+    static const int first[] = {COL_PARAMS, COL_MILLI};
+    for (int c = 0; c < NCOLS; c++)
+        r->pos[c] = c < NCOLS_BASE ? c : -1;
+    r->ncols = NCOLS_BASE;
+    while (*tail) {
+        size_t g = 0;
+        while (g < 2 && strncmp(tail, groups[g], strlen(groups[g])) != 0)
+            g++;
+        if (g == 2 || r->pos[first[g]] >= 0)
+            return -1;
+        for (int k = 0; k < 3; k++)
+            r->pos[first[g] + k] = r->ncols++;
+        tail += strlen(groups[g]);
+    }
+    return 0;
+}
+
+/* Check the header and map its columns into r. */
+static int read_header(struct lines *in, const char *path, struct row *r, struct fs_err *err)
 {
     char *s;
     size_t len;
@@ -526,11 +585,9 @@ static int read_header(struct lines *in, const char *path, int *ncols, struct fs
     if (rc > 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
         s += 3;
     size_t base = sizeof native_header - 1;
-    if (rc < 0 || strncmp(s, native_header, base) != 0 ||
-        (s[base] && strcmp(s + base, spec_header) != 0))
-        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\" (optionally followed by \"%s\")",
-                       path, native_header, spec_header);
-    *ncols = s[base] ? NCOLS : NCOLS_BASE;
+    if (rc < 0 || strncmp(s, native_header, base) != 0 || map_columns(r, s + base) != 0)
+        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\" (optionally followed by "
+                       "\"%s\" and/or \"%s\")", path, native_header, spec_header, share_header);
     return 0;
 }
 
@@ -597,7 +654,7 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     struct row proto = {.path = path, .cat = cat, .err = err};
     size_t n0 = w->n, nteams0 = w->nteams;
     long long *lines = NULL;
-    int rc = read_header(&in, path, &proto.ncols, err);
+    int rc = read_header(&in, path, &proto, err);
     if (rc == 0)
         rc = read_rows(&in, &proto, w, &lines);
     if (rc == 0)

@@ -374,8 +374,8 @@ static void test_workload_errors(void)
              "\"generator\": {" GEN_BODY "}}}", trace);
     expect_err(text, NULL, FS_EDATA, NULL, ": $.workload: give exactly one of \"trace\" and \"generator\"");
     snprintf(text, sizeof text, "{\"name\": \"x\", " FLEET ", \"workload\": {\"trace\": \"%s\", "
-             "\"format\": \"openb\"}}", trace);
-    expect_err(text, NULL, FS_EDATA, NULL, ": $.workload.format: unknown trace format \"openb\"");
+             "\"format\": \"alibaba\"}}", trace);
+    expect_err(text, NULL, FS_EDATA, NULL, ": $.workload.format: unknown trace format \"alibaba\"");
     expect_err("{\"name\": \"x\", " FLEET ", \"workload\": {\"trace\": \"/nonexistent/t.csv\"}}", NULL,
                FS_ENOINPUT, "/nonexistent/t.csv: ", "cannot open: No such file or directory");
 

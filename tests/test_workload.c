@@ -61,7 +61,8 @@ static size_t count_diffs(const struct workload *a, const struct workload *b)
              x->node != y->node || x->nnodes != y->nnodes || x->gang != y->gang ||
              x->start != y->start || x->end != y->end || x->method != y->method ||
              memcmp(&x->params_b, &y->params_b, sizeof(double)) ||
-             memcmp(&x->tokens, &y->tokens, sizeof(double));
+             memcmp(&x->tokens, &y->tokens, sizeof(double)) || x->milli != y->milli ||
+             x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib;
     }
     return d;
 }
@@ -192,7 +193,7 @@ static const struct bad_case bad_cases[] = {
     {"", FS_EDATA, ": empty file; expected the header"},
     {HDR, FS_EDATA, ": no jobs"},
     {HDR "# only a comment\n\n", FS_EDATA, ": no jobs"},
-    {HDR GOOD ROW("2,5,train,ml,8,40,,1000"), FS_EDATA, ":3: expected 9 columns (id,"},
+    {HDR GOOD ROW("2,5,train,ml,8,40,,1000"), FS_EDATA, ":3: expected 9 columns as in the header"},
     {HDR ROW("2,5,train,ml,8,40,,1000,h100-sxm,x"), FS_EDATA, ":2: expected 9 columns"},
     {HDR ROW("1x,0,train,ml,8,40,,1000,h100-sxm"), FS_EDATA,
      ":2: column id: expected an integer, got \"1x\""},
@@ -620,6 +621,63 @@ static void test_spec_columns(void)
     }
 }
 
+#define SHARE_HEADER "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type," \
+                     "gpu_milli,cpu_milli,mem_mib\n"
+
+/* The optional sharing columns: GPU shares, CPU-only jobs, host resources;
+ * either group order; round trip; bad values. */
+static void test_share_columns(void)
+{
+    struct workload w, back;
+    struct fs_err e = {0};
+    char text[1024];
+    workload_init(&w);
+    workload_init(&back);
+    CU_ASSERT_EQUAL_FATAL(read_text(SHARE_HEADER "1,0,batch,t,1,0,,60,h100-sxm,460,6000,12288\n"
+                                    "2,1,batch,t,0,0,,30,h100-sxm,,2000,4096\n"
+                                    "3,2,train,t,8,0,,90,h100-sxm,,,\n", &w, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(w.n, 3);
+    CU_ASSERT_EQUAL(w.jobs[0].milli, 460);
+    CU_ASSERT_EQUAL(w.jobs[0].cpu_milli, 6000);
+    CU_ASSERT_EQUAL(w.jobs[0].mem_mib, 12288);
+    CU_ASSERT_EQUAL(w.jobs[1].gpus, 0);
+    CU_ASSERT_EQUAL(w.jobs[2].milli, GPU_MILLI);
+    CU_ASSERT_EQUAL(write_and_read(&w, &back, text, sizeof text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",gpu_milli,cpu_milli,mem_mib\n"));
+    CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
+    CU_ASSERT(back.jobs[0].milli == 460 && back.jobs[1].cpu_milli == 2000);
+    workload_free(&back);
+    workload_free(&w);
+
+    /* Both groups, sharing first. */
+    workload_init(&w);
+    CU_ASSERT_EQUAL(read_text("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type,"
+                              "gpu_milli,cpu_milli,mem_mib,model_params_b,tokens,method\n"
+                              "1,0,infer,t,1,0,,60,h100-sxm,250,1000,0,7,,infer\n", &w, &e), 0);
+    CU_ASSERT(w.n == 1 && w.jobs[0].milli == 250 && w.jobs[0].params_b == 7);
+    workload_free(&w);
+
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {SHARE_HEADER "1,0,batch,t,1,0,,60,h100-sxm,0,,\n", ":2: column gpu_milli: out of range"},
+        {SHARE_HEADER "1,0,batch,t,2,0,,60,h100-sxm,500,,\n", ":2: column gpu_milli: a share below 1000 needs exactly 1 GPU"},
+        {SHARE_HEADER "1,0,batch,t,1,0,,60,h100-sxm,,-5,\n", ":2: column cpu_milli: out of range: -5"},
+        {"id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
+         "1,0,batch,t,0,0,,60,h100-sxm\n", ":2: column gpus: must be 1.."},
+        {"id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type,gpu_milli,cpu_milli,mem_mib,"
+         "gpu_milli,cpu_milli,mem_mib\n1,0,batch,t,1,0,,60,h100-sxm,1,1,1,1,1,1\n", ":1: bad header"},
+    };
+    for (size_t k = 0; k < FS_ARRAY_LEN(bad); k++) {
+        workload_init(&w);
+        CU_ASSERT_EQUAL(read_text(bad[k].text, &w, &e), FS_EDATA);
+        if (!strstr(e.msg, bad[k].msg))
+            printf("\n    got:  %s\n    want: %s", e.msg, bad[k].msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[k].msg));
+        workload_free(&w);
+    }
+}
+
 static CU_TestInfo list_tests[] = {
     {"add resets placement, free frees gangs", test_add_resets},
     {"sort by (submit, id), stable", test_sort},
@@ -631,6 +689,7 @@ static CU_TestInfo csv_tests[] = {
     {"read fields, CRLF, comments, BOM", test_read_fields},
     {"read, write, read round-trips exactly", test_round_trip},
     {"model-spec columns", test_spec_columns},
+    {"sharing columns", test_share_columns},
     {"write errors", test_write_errors},
     {"bad files: code and FILE:LINE message", test_bad_files},
     {"long line, NUL byte, cannot open/read", test_bad_bytes},
