@@ -40,7 +40,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests
+.PHONY: all check demo deps install uninstall clean unit-tests validate
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -76,6 +76,10 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
+
+# Published results reproduced from ../shared/traces (skipped when absent).
+validate: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
 
 install: $(FLEETSIM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)

@@ -94,7 +94,8 @@ static void rebucket(struct cluster *cl, int32_t n, int old_free)
     cl->allocated -= nd->free - old_free;
 }
 
-/* Add delta thousandths to each GPU of mask on node n (negative: take). */
+/* Add delta thousandths to each GPU of mask, and cpu and mem, on node n
+ * (negative: take). */
 static void adjust(struct cluster *cl, int32_t n, uint64_t mask, int delta, int cpu, int mem)
 {
     struct node *nd = &cl->nodes[n];
@@ -108,14 +109,14 @@ static void adjust(struct cluster *cl, int32_t n, uint64_t mask, int delta, int 
         nd->free = (int16_t)(nd->free + (*m == GPU_MILLI));
         cl->free_milli += delta;
     }
-    nd->cpu_free += delta < 0 ? -cpu : cpu;
-    nd->mem_free += delta < 0 ? -mem : mem;
+    nd->cpu_free += cpu;
+    nd->mem_free += mem;
     rebucket(cl, n, old_free);
 }
 
 void cluster_take(struct cluster *cl, int32_t node, uint64_t mask, int milli, int cpu, int mem)
 {
-    adjust(cl, node, mask, -milli, cpu, mem);
+    adjust(cl, node, mask, -milli, -cpu, -mem);
 }
 
 void cluster_give(struct cluster *cl, int32_t node, uint64_t mask, int milli, int cpu, int mem)

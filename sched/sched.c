@@ -10,6 +10,12 @@ const struct sched_policy *const sched_policies[] = {
     &sched_policy_fifo,
     &sched_policy_best_fit,
     &sched_policy_spread,
+    &sched_policy_random,
+    &sched_policy_dotprod,
+    &sched_policy_gpu_packing,
+    &sched_policy_gpu_clustering,
+    &sched_policy_best_fit_share,
+    &sched_policy_fgd,
     NULL,
 };
 
@@ -33,13 +39,47 @@ const char *const *sched_policy_names(size_t *n)
     return names;
 }
 
+/* Steele, Lea and Flood, "Fast splittable pseudorandom number generators"
+ * (OOPSLA 2014). */
+uint64_t sched_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Salt so the tie-break streams differ from streams a policy derives from
+ * the same seed. */
+#define SCHED_TIES_SALT 0x7469652d62726b73ULL /* "tie-brks" */
+
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p)
 {
-    *s = (struct sched){.cl = cl, .policy = p};
+    *s = (struct sched){.cl = cl, .policy = p, .tie_rng = SCHED_TIES_SALT};
+}
+
+/* A uniformly random order of the nodes (Fisher-Yates), as ranks. */
+static int32_t *shuffled_ranks(int32_t n, uint64_t seed)
+{
+    int32_t *rank = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *rank);
+    uint64_t st = seed ^ (SCHED_TIES_SALT << 1);
+    for (int32_t i = 0; i < n; i++)
+        rank[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t k = (int32_t)(sched_splitmix64(&st) % (uint64_t)(i + 1)), t = rank[i];
+        rank[i] = rank[k];
+        rank[k] = t;
+    }
+    return rank;
 }
 
 void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t seed)
 {
+    s->tie_rng = seed ^ SCHED_TIES_SALT;
+    if (s->policy->ties == SCHED_TIES_SHUFFLED) {
+        free(s->rank);
+        s->rank = shuffled_ranks(s->cl->nnodes, seed);
+    }
     if (s->policy->prepare)
         s->ctx = s->policy->prepare(s->cl, jobs, n, seed);
 }
@@ -50,6 +90,7 @@ void sched_fini(struct sched *s)
         s->policy->release(s->ctx);
     free(s->queue);
     free(s->fresh);
+    free(s->rank);
     *s = (struct sched){0};
 }
 
@@ -140,11 +181,38 @@ bool sched_fits_fleet(const struct cluster *cl, const struct job *j)
 struct choice {
     int score;
     int32_t node, type;
+    uint32_t ties;   /* nodes seen with the best score (SCHED_TIES_RANDOM) */
 };
 
-static bool better(const struct choice *best, int score, int32_t node)
+/* Should (score, node) replace best?  Ties as the policy's ties field
+ * says; SCHED_TIES_RANDOM takes the k-th of k equal nodes with probability
+ * 1/k (reservoir sampling), which leaves each of them equally likely. */
+static bool better(struct sched *s, struct choice *best, int score, int32_t node)
 {
-    return best->node < 0 || score > best->score || (score == best->score && node < best->node);
+    if (best->node < 0 || score > best->score) {
+        best->ties = 1;
+        return true;
+    }
+    if (score < best->score)
+        return false;
+    switch (s->policy->ties) {
+    case SCHED_TIES_RANDOM:
+        best->ties++;
+        return sched_splitmix64(&s->tie_rng) % best->ties == 0;
+    case SCHED_TIES_SHUFFLED:
+        if (s->rank)
+            return s->rank[node] < s->rank[best->node];
+        return node < best->node;
+    default:
+        return node < best->node;
+    }
+}
+
+static void keep(struct choice *best, int score, int32_t node, int32_t type)
+{
+    best->score = score;
+    best->node = node;
+    best->type = type;
 }
 
 static int score_of(const struct sched_policy *p, const struct sched_cycle *c,
@@ -161,7 +229,7 @@ static bool filtered(const struct sched_policy *p, const struct sched_cycle *c,
 
 /* Best node of type t for a job that fits on one node.  A share of a GPU
  * may fit a node with no fully free GPU, so shares look at every bucket. */
-static void choose_single(const struct sched *s, const struct job *j, int32_t t,
+static void choose_single(struct sched *s, const struct job *j, int32_t t,
                           struct choice *best)
 {
     const struct sched_policy *p = s->policy;
@@ -172,8 +240,8 @@ static void choose_single(const struct sched *s, const struct job *j, int32_t t,
             if (!room(s->cl, j, n) || filtered(p, &c, j, n))
                 continue;
             int sc = score_of(p, &c, j, n);
-            if (better(best, sc, n))
-                *best = (struct choice){.score = sc, .node = n, .type = t};
+            if (better(s, best, sc, n))
+                keep(best, sc, n, t);
             if (p->first_in_bucket_wins)
                 break;
         }
@@ -193,18 +261,22 @@ static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, in
     return k == m;
 }
 
-static void choose_gang(const struct sched *s, const struct job *j, int32_t t, struct choice *best)
+static void choose_gang(struct sched *s, const struct job *j, int32_t t, struct choice *best)
 {
     int size = s->cl->types[t].max_gpus;
     if (j->gpus % size || cluster_count(s->cl, t, size) < j->gpus / size)
         return;
-    int32_t first;
-    if (!gang_nodes(s, j, t, &first, 1))
+    /* Every member must pass (host room, filter), not only the first. */
+    int32_t m = j->gpus / size, *nodes = xmalloc((size_t)m * sizeof *nodes);
+    bool found = gang_nodes(s, j, t, nodes, m);
+    int32_t first = found ? nodes[0] : -1;
+    free(nodes);
+    if (!found)
         return;
     struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
     int sc = score_of(s->policy, &c, j, first);
-    if (better(best, sc, first))
-        *best = (struct choice){.score = sc, .node = first, .type = t};
+    if (better(s, best, sc, first))
+        keep(best, sc, first, t);
 }
 
 /* Which GPUs of the chosen node: the policy's choice when it has the hook,
@@ -231,15 +303,17 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
         j->nnodes = 1;
         j->gpu_mask = pick_gpus(s, j, ch);
         cluster_take(s->cl, ch->node, j->gpu_mask, j->milli, j->cpu_milli, j->mem_mib);
-        return;
+    } else {
+        j->nnodes = j->gpus / size;
+        j->gang = xmalloc((size_t)j->nnodes * sizeof *j->gang);
+        gang_nodes(s, j, ch->type, j->gang, j->nnodes);
+        j->node = j->gang[0];
+        uint64_t all = size == 64 ? ~0ULL : (1ULL << size) - 1;
+        for (int32_t k = 0; k < j->nnodes; k++)
+            cluster_take(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
     }
-    j->nnodes = j->gpus / size;
-    j->gang = xmalloc((size_t)j->nnodes * sizeof *j->gang);
-    gang_nodes(s, j, ch->type, j->gang, j->nnodes);
-    j->node = j->gang[0];
-    uint64_t all = size == 64 ? ~0ULL : (1ULL << size) - 1;
-    for (int32_t k = 0; k < j->nnodes; k++)
-        cluster_take(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
+    if (s->policy->on_job)
+        s->policy->on_job(s->ctx, s->cl, j, true);
 }
 
 /* Place j now if the policy finds room.  RET: true if placed. */
@@ -343,6 +417,8 @@ void sched_release(struct sched *s, struct job *j)
     } else {
         cluster_give(s->cl, j->node, j->gpu_mask, j->milli, j->cpu_milli, j->mem_mib);
     }
+    if (s->policy->on_job)
+        s->policy->on_job(s->ctx, s->cl, j, false);
     j->state = JOB_DONE;
     s->freed = true;
 }

@@ -10,7 +10,9 @@
  *               then id - FIFO);
  *   filter      may this node host the job? (NULL: any node with room);
  *   score       how good is this node, SCHED_SCORE_MIN..SCHED_SCORE_MAX,
- *               higher is better; ties go to the lowest node id.
+ *               higher is better; ties are broken as the policy's ties
+ *               field says (enum sched_ties): by lowest node id unless
+ *               the policy asks otherwise.
  *
  * Candidates come from the cluster's free-capacity index, never a scan of
  * every node.  A policy whose best node in each free-count bucket is always
@@ -43,6 +45,21 @@ struct sched_cycle {
     void *ctx;     /* the policy's own state (see prepare), or NULL */
 };
 
+/* How a policy's score ties are broken.  The random orders come from the
+ * seed given to sched_prepare; without it, ties go to the lowest id. */
+enum sched_ties {
+    SCHED_TIES_LOWEST_ID,  /* the lowest node id (the default) */
+    SCHED_TIES_RANDOM,     /* a uniformly random one of the top-scoring
+                              nodes, drawn afresh for every decision */
+    SCHED_TIES_SHUFFLED,   /* the first top-scoring node in an order of
+                              the nodes shuffled once per run.  The FGD
+                              authors' simulator names its nodes in a
+                              random permutation per seed; its published
+                              results are reproduced with this rule, not
+                              with uniformly random ties (tests/validate/
+                              fgd.sh, sched/policies/policies.h) */
+};
+
 struct sched_policy {
     const char *name;
     const char *summary;     /* one line for --help and the README */
@@ -50,6 +67,7 @@ struct sched_policy {
      * behind it may start (no skipping ahead). */
     bool strict_order;
     bool first_in_bucket_wins;
+    uint8_t ties;            /* enum sched_ties */
     bool (*queue_less)(const struct job *a, const struct job *b);
     bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
     int (*score)(const struct sched_cycle *c, const struct job *j, int32_t node);
@@ -62,6 +80,10 @@ struct sched_policy {
      * for its tie-breaks; freed with release.  RET: the state. */
     void *(*prepare)(const struct cluster *cl, const struct job *jobs, size_t n, uint64_t seed);
     void (*release)(void *ctx);
+    /* Optional: told of every placement (started) and every release the
+     * sched makes, after the cluster has changed, so a policy can keep
+     * per-node state (which pods a node holds, cached scores) current. */
+    void (*on_job)(void *ctx, const struct cluster *cl, const struct job *j, bool started);
 };
 
 /* NULL-terminated registry of every shipped policy. */
@@ -82,13 +104,17 @@ struct sched {
     size_t nfresh, fresh_cap;
     bool freed;
     void *ctx;        /* the policy's state, from sched_prepare */
+    uint64_t tie_rng; /* stream state for SCHED_TIES_RANDOM */
+    int32_t *rank;    /* node id -> place in the run's shuffled order
+                         (SCHED_TIES_SHUFFLED, after sched_prepare) */
 };
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);
 void sched_fini(struct sched *s);
 
 /* Give the policy its view of the workload (jobs[0..n)) and seed, when it
- * has a prepare hook.  Call once, before the first cycle. */
+ * has a prepare hook, and seed the tie-break stream.  Call once, before the
+ * first cycle. */
 void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t seed);
 
 /* Place j now if the policy finds room, without queuing it (fill mode).
@@ -109,5 +135,10 @@ size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), v
 
 /* Give back a running job's GPUs (state becomes JOB_DONE). */
 void sched_release(struct sched *s, struct job *j);
+
+/* splitmix64: the next number of a small deterministic stream (state is
+ * any 64-bit value, advanced in place), for tie-breaks and policies' own
+ * random choices; GSL stays out of the core. */
+uint64_t sched_splitmix64(uint64_t *state);
 
 #endif

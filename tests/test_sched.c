@@ -89,7 +89,7 @@ static void test_registry(void)
     CU_ASSERT_PTR_NULL(sched_policy_find("fiffo"));
     size_t n;
     const char *const *names = sched_policy_names(&n);
-    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_EQUAL(n, 9);
     CU_ASSERT_STRING_EQUAL(names[0], "fifo");
     CU_ASSERT_PTR_NULL(names[n]);
 }

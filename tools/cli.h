@@ -10,6 +10,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_fill(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */

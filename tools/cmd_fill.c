@@ -1,0 +1,502 @@
+/* cmd_fill.c - `fleetsim fill`: the FGD paper's fill experiment (sim/fill.h)
+ * for policies x seeds on an openb node list and pod list, run in parallel
+ * threads, written as fill.csv, fill-median.csv and a gnuplot chart. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../reports/output.h"
+#include "../sim/fill.h"
+#include "../sim/readers.h"
+#include "cli.h"
+
+#define FILL_MAX_SEEDS 10000
+#define FILL_MAX_POLICIES 32
+
+/* The paper's six policies, in its order (Fig. 9a). */
+static const char *const paper_policies[] = {
+    "random", "dotprod", "gpu-clustering", "gpu-packing", "best-fit-share", "fgd",
+};
+
+static int usage(int code)
+{
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim fill --nodes NODES.csv --pods PODS.csv -o DIR\n"
+               "                     [--policy NAME[,NAME...]|all] [--seeds 42-51]\n"
+               "                     [--catalog FILE] [-j N] [--quiet]\n\n"
+               "The FGD paper's fill experiment (Weng et al., USENIX ATC '23, Fig. 9a): the\n"
+               "pods, shuffled and topped up with random clones until the arrived GPU demand\n"
+               "is 130 %% of capacity, arrive one by one and never leave; each is placed by\n"
+               "the policy at once or dropped.  Writes DIR/fill.csv (policy, seed, arrived %%\n"
+               "0..130, allocated %%, fragmented %%, fragmentation ratio %%), DIR/fill-median.csv\n"
+               "(median unallocated %% over the seeds, with the 25th and 75th percentiles) and\n"
+               "DIR/fill.gp, run with gnuplot when present to draw DIR/fill.svg.\n\n"
+               "  -n, --nodes FILE    openb node list (sn,cpu_milli,memory_mib,gpu,model)\n"
+               "  -P, --pods FILE     openb pod list (name,cpu_milli,memory_mib,num_gpu,...)\n"
+               "  -p, --policy LIST   comma-separated policies, or all (the default): the\n"
+               "                      paper's six,");
+    for (size_t i = 0; i < FS_ARRAY_LEN(paper_policies); i++)
+        fprintf(f, "%s%s", i == 3 ? "\n                      " : " ", paper_policies[i]);
+    fprintf(f, "\n"
+               "                      (its BestFit is best-fit-share); any of:\n"
+               "                     ");
+    for (size_t i = 0; sched_policies[i]; i++)
+        fprintf(f, "%s%s", i == 5 ? "\n                      " : " ", sched_policies[i]->name);
+    fprintf(f, "\n"
+               "  -s, --seeds LIST    seeds: N, A-B or a comma-separated mix (default: 42-51)\n"
+               "  -o, --output DIR    output folder (created if missing)\n"
+               "      --catalog FILE  GPU catalog (default: $FLEETSIM_DATA/gpus.json or the\n"
+               "                      shipped one)\n"
+               "  -j, --jobs N        parallel runs (default: the number of CPUs)\n"
+               "  -q, --quiet         print nothing but errors\n"
+               "  -h, --help          this help\n");
+    return code;
+}
+
+struct grid {
+    const struct sched_policy *policy[FILL_MAX_POLICIES];
+    int npolicies;
+    uint64_t *seeds;
+    int nseeds;
+};
+
+static int add_policy(struct grid *g, const char *name)
+{
+    const struct sched_policy *p = sched_policy_find(name);
+    if (!p) {
+        size_t n;
+        const char *const *names = sched_policy_names(&n);
+        const char *near = fs_suggest(name, names, n);
+        fprintf(stderr, "fleetsim: fill: unknown policy \"%s\"%s%s%s\n", name,
+                near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        return FS_EUSAGE;
+    }
+    if (g->npolicies == FILL_MAX_POLICIES) {
+        fprintf(stderr, "fleetsim: fill: more than %d policies\n", FILL_MAX_POLICIES);
+        return FS_EUSAGE;
+    }
+    g->policy[g->npolicies++] = p;
+    return 0;
+}
+
+static int parse_policies(struct grid *g, const char *arg)
+{
+    if (strcmp(arg, "all") == 0) {
+        for (size_t i = 0; i < FS_ARRAY_LEN(paper_policies); i++)
+            add_policy(g, paper_policies[i]);
+        return 0;
+    }
+    char *copy = xstrdup(arg), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+        rc = add_policy(g, tok);
+    if (!rc && !g->npolicies) {
+        fprintf(stderr, "fleetsim: fill: --policy: no policy given\n");
+        rc = FS_EUSAGE;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_u64(const char *s, const char **end, uint64_t *out)
+{
+    char *e;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (errno)
+        return -1;
+    *out = v;
+    *end = e;
+    return 0;
+}
+
+/* "42-51", "7", "1,5-6": the seeds in the order given. */
+static int parse_seeds(struct grid *g, const char *arg)
+{
+    size_t cap = 0;
+    const char *p = arg;
+    g->nseeds = 0;
+    for (;;) {
+        uint64_t a, b;
+        if (parse_u64(p, &p, &a))
+            goto bad;
+        b = a;
+        if (*p == '-' && parse_u64(p + 1, &p, &b))
+            goto bad;
+        if (b < a || b - a >= FILL_MAX_SEEDS || (uint64_t)g->nseeds + (b - a) >= FILL_MAX_SEEDS)
+            goto bad;
+        for (uint64_t s = a;; s++) {
+            xgrow(&g->seeds, &cap, (size_t)g->nseeds + 1, sizeof *g->seeds);
+            g->seeds[g->nseeds++] = s;
+            if (s == b)
+                break;
+        }
+        if (*p == '\0')
+            return 0;
+        if (*p++ != ',')
+            goto bad;
+    }
+bad:
+    fprintf(stderr, "fleetsim: fill: --seeds: \"%s\" is not a list of seeds such as 42-51 or "
+                    "1,5,9 (at most %d)\n", arg, FILL_MAX_SEEDS);
+    return FS_EUSAGE;
+}
+
+/* ---- the runs ------------------------------------------------------------ */
+
+struct work {
+    const struct grid *g;
+    struct fill_spec base;
+    struct fill_result *res;   /* [policy * nseeds + seed] */
+    struct fs_err *errs;
+    int *rcs;
+    atomic_int next;
+};
+
+static void *worker(void *arg)
+{
+    struct work *w = arg;
+    int total = w->g->npolicies * w->g->nseeds;
+    for (int k; (k = atomic_fetch_add(&w->next, 1)) < total;) {
+        struct fill_spec spec = w->base;
+        spec.policy = w->g->policy[k / w->g->nseeds];
+        spec.seed = w->g->seeds[k % w->g->nseeds];
+        w->rcs[k] = fill_run(&spec, &w->res[k], &w->errs[k]);
+    }
+    return NULL;
+}
+
+/* Run the grid on nthreads threads.  RET: 0 or the first run's error. */
+static int run_grid(struct work *w, int nthreads, struct fs_err *err)
+{
+    int total = w->g->npolicies * w->g->nseeds;
+    if (nthreads > total)
+        nthreads = total;
+    pthread_t *t = xcalloc((size_t)nthreads, sizeof *t);
+    int started = 0;
+    for (; started < nthreads - 1; started++)
+        if (pthread_create(&t[started], NULL, worker, w) != 0)
+            break;
+    worker(w);  /* this thread works too */
+    for (int i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    free(t);
+    for (int k = 0; k < total; k++)
+        if (w->rcs[k]) {
+            *err = w->errs[k];
+            return w->rcs[k];
+        }
+    return 0;
+}
+
+/* ---- outputs ------------------------------------------------------------- */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The q-quantile of sorted v[0..n), interpolated linearly (numpy's
+ * default, which the paper's plots use). */
+static double quantile(const double *v, int n, double q)
+{
+    double pos = q * (n - 1);
+    int lo = (int)floor(pos);
+    if (lo >= n - 1)
+        return v[n - 1];
+    return v[lo] + (pos - lo) * (v[lo + 1] - v[lo]);
+}
+
+/* Unallocated % of policy p at x % arrived over the seeds, sorted. */
+static void unallocated(const struct work *w, int p, int x, double *v)
+{
+    for (int s = 0; s < w->g->nseeds; s++)
+        v[s] = 100 - w->res[p * w->g->nseeds + s].bin[x].allocated_pct;
+    qsort(v, (size_t)w->g->nseeds, sizeof *v, cmp_double);
+}
+
+static void write_curves(FILE *f, const struct work *w)
+{
+    fprintf(f, "policy,seed,arrived_pct,allocated_pct,fragmented_pct,frag_ratio_pct\n");
+    for (int p = 0; p < w->g->npolicies; p++)
+        for (int s = 0; s < w->g->nseeds; s++) {
+            const struct fill_result *r = &w->res[p * w->g->nseeds + s];
+            for (int x = 0; x <= FILL_MAX_PCT; x++)
+                fprintf(f, "%s,%llu,%d,%.2f,%.2f,%.2f\n", w->g->policy[p]->name,
+                        (unsigned long long)w->g->seeds[s], x, r->bin[x].allocated_pct,
+                        r->bin[x].fragmented_pct, r->bin[x].frag_ratio_pct);
+        }
+}
+
+static void write_medians(FILE *f, const struct work *w)
+{
+    double *v = xmalloc((size_t)w->g->nseeds * sizeof *v);
+    fprintf(f, "policy,arrived_pct,unallocated_median,unallocated_p25,unallocated_p75\n");
+    for (int p = 0; p < w->g->npolicies; p++)
+        for (int x = 0; x <= FILL_MAX_PCT; x++) {
+            unallocated(w, p, x, v);
+            fprintf(f, "%s,%d,%.3f,%.3f,%.3f\n", w->g->policy[p]->name, x,
+                    quantile(v, w->g->nseeds, 0.5), quantile(v, w->g->nseeds, 0.25),
+                    quantile(v, w->g->nseeds, 0.75));
+        }
+    free(v);
+}
+
+/* One panel of the chart: every policy's median and 25-75 % band. */
+static void write_panel(FILE *f, const struct work *w)
+{
+    fprintf(f, "plot \\\n");
+    for (int p = 0; p < w->g->npolicies; p++) {
+        const char *name = w->g->policy[p]->name;
+        fprintf(f, "  \"fill-median.csv\" skip 1 using 2:(strcol(1) eq \"%s\" ? $4 : NaN):"
+                   "(strcol(1) eq \"%s\" ? $5 : NaN) with filledcurves fs transparent solid 0.15 "
+                   "noborder lc %d notitle, \\\n"
+                   "  \"fill-median.csv\" skip 1 using 2:(strcol(1) eq \"%s\" ? $3 : NaN) "
+                   "with lines lw 2 lc %d title \"%s\"%s\n",
+                name, name, p + 1, name, p + 1, name, p + 1 < w->g->npolicies ? ", \\" : "");
+    }
+}
+
+/* A gnuplot script drawing fill-median.csv like the paper's Fig. 9a, the
+ * whole run and the saturated end; run in DIR it writes fill.svg (or the
+ * file named by -e 'out="..."'). */
+static void write_script(FILE *f, const struct work *w)
+{
+    fprintf(f, "# fill.gp - written by fleetsim fill.  Run in this folder: gnuplot fill.gp\n"
+               "# Median over %d seeds of the unallocated GPU share (100 - allocated %%)\n"
+               "# against the arrived GPU demand, with the 25-75 %% band (the FGD paper's\n"
+               "# Fig. 9a): the whole run, and the end where the policies part.\n"
+               "if (!exists(\"out\")) out = \"fill.svg\"\n"
+               "set terminal svg size 1200,520 dynamic background rgb \"white\"\n"
+               "set output out\n"
+               "set datafile separator \",\"\n"
+               "set xlabel \"Arrived workload (%% of cluster GPU capacity)\"\n"
+               "set ylabel \"Unallocated GPU (%%)\"\n"
+               "set grid\n"
+               "set multiplot layout 1,2\n"
+               "set key top right\n"
+               "set xrange [0:%d]\n"
+               "set yrange [0:100]\n",
+            w->g->nseeds, FILL_MAX_PCT);
+    write_panel(f, w);
+    fprintf(f, "set xrange [80:%d]\n"
+               "set yrange [0:25]\n"
+               "set key top right\n", FILL_MAX_PCT);
+    write_panel(f, w);
+    fprintf(f, "unset multiplot\n");
+}
+
+enum { OUT_CURVES, OUT_MEDIANS, OUT_SCRIPT, OUT_COUNT };
+static const char *const out_names[OUT_COUNT] = {"fill.csv", "fill-median.csv", "fill.gp"};
+
+/* Write the three files under temporary names, then rename them all; on
+ * any error none is left behind. */
+static int write_outputs(const struct work *w, const char *dir, struct fs_err *err)
+{
+    struct outfile out[OUT_COUNT] = {0};
+    int rc = out_mkdir(dir, err);
+    for (int k = 0; !rc && k < OUT_COUNT; k++)
+        rc = out_open(&out[k], dir, out_names[k], err);
+    if (!rc) {
+        write_curves(out[OUT_CURVES].f, w);
+        write_medians(out[OUT_MEDIANS].f, w);
+        write_script(out[OUT_SCRIPT].f, w);
+    }
+    for (int k = 0; !rc && k < OUT_COUNT; k++)
+        rc = out_close(&out[k], err);
+    for (int k = 0; !rc && k < OUT_COUNT; k++) {
+        if ((rc = out_commit(&out[k], err)))
+            while (k-- > 0)
+                unlink(out[k].final);
+    }
+    for (int k = 0; k < OUT_COUNT; k++)
+        out_discard(&out[k]);
+    return rc;
+}
+
+/* Run gnuplot on DIR/fill.gp into DIR/fill.svg (through a temporary
+ * name).  RET: true when the chart was drawn. */
+static bool draw_chart(const char *dir, bool quiet)
+{
+    size_t len = strlen(dir) * 4 + 256;
+    char *cmd = xmalloc(len), *q = xmalloc(strlen(dir) * 4 + 3), *o = q;
+    *o++ = '\'';
+    for (const char *s = dir; *s; s++) {
+        if (*s == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *s;
+        }
+    }
+    *o++ = '\'';
+    *o = '\0';
+    snprintf(cmd, len, "command -v gnuplot >/dev/null 2>&1 || exit 127; cd %s && "
+                       "gnuplot -e 'out=\".fill.svg.tmp\"' fill.gp && mv -f .fill.svg.tmp fill.svg",
+             q);
+    int st = system(cmd);
+    bool ok = st == 0;
+    if (!ok) {
+        snprintf(cmd, len, "rm -f %s/.fill.svg.tmp", q);
+        if (system(cmd) != 0 && !quiet)
+            fprintf(stderr, "fleetsim: fill: could not remove %s/.fill.svg.tmp\n", dir);
+    }
+    if (!ok && !quiet)
+        fprintf(stderr, "  %s; to draw the chart: cd %s && gnuplot fill.gp\n",
+                WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot not found" : "gnuplot failed",
+                dir);
+    free(cmd);
+    free(q);
+    return ok;
+}
+
+static void print_summary(const struct work *w, int nnodes, double wall, int nthreads)
+{
+    const struct grid *g = w->g;
+    const struct fill_result *r0 = &w->res[0];
+    double *v = xmalloc((size_t)g->nseeds * sizeof *v);
+    fprintf(stderr, "fill: %d policies x %d seeds on %d nodes, %lld GPUs; %zu pods "
+                    "(%zu clones) for seed %llu; %.2f s wall on %d threads\n",
+            g->npolicies, g->nseeds, nnodes, (long long)(r0->capacity_milli / GPU_MILLI),
+            r0->pods, r0->clones, (unsigned long long)g->seeds[0], wall, nthreads);
+    fprintf(stderr, "  %-16s %22s %22s\n", "policy", "unallocated @ 90 %", "unallocated @ 100 %");
+    for (int p = 0; p < g->npolicies; p++) {
+        unallocated(w, p, 90, v);
+        double u90 = quantile(v, g->nseeds, 0.5);
+        unallocated(w, p, 100, v);
+        double u100 = quantile(v, g->nseeds, 0.5);
+        fprintf(stderr, "  %-16s %22.2f %22.2f\n", g->policy[p]->name, u90, u100);
+    }
+    fprintf(stderr, "  (median over seeds, %% of GPU capacity)\n");
+    free(v);
+}
+
+/* Read the inputs, run the grid, write the outputs. */
+static int fill(const char *nodes, const char *pods, const char *catalog, const struct grid *g,
+                const char *dir, int nthreads, bool quiet, struct fs_err *err)
+{
+    struct gpu_catalog *cat = NULL;
+    struct fleet_group *fleet = NULL;
+    struct workload wl;
+    struct work w = {.g = g};
+    struct timespec t0, t1;
+    int nfleet = 0, nnodes = 0, total = g->npolicies * g->nseeds;
+    workload_init(&wl);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = gpu_catalog_load(catalog, &cat, err);
+    if (!rc)
+        rc = openb_read_nodes(nodes, cat, &fleet, &nfleet, NULL, err);
+    if (!rc)
+        rc = openb_read_pods(pods, NULL, cat, &wl, NULL, err);
+    if (rc)
+        goto done;
+    for (int k = 0; k < nfleet; k++)
+        nnodes += fleet[k].nodes;
+    w.base = (struct fill_spec){.cat = cat, .fleet = fleet, .nfleet = nfleet,
+                                .pods = wl.jobs, .npods = wl.n};
+    w.res = xcalloc((size_t)total, sizeof *w.res);
+    w.errs = xcalloc((size_t)total, sizeof *w.errs);
+    w.rcs = xcalloc((size_t)total, sizeof *w.rcs);
+    atomic_init(&w.next, 0);
+    if ((rc = run_grid(&w, nthreads, err)) || (rc = write_outputs(&w, dir, err)))
+        goto done;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!quiet)
+        print_summary(&w, nnodes,
+                      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+                      nthreads < total ? nthreads : total);
+    draw_chart(dir, quiet);
+    if (!quiet)
+        fprintf(stderr, "  wrote %s/{fill.csv,fill-median.csv,fill.gp}\n", dir);
+done:
+    free(w.res);
+    free(w.errs);
+    free(w.rcs);
+    workload_free(&wl);
+    free(fleet);
+    gpu_catalog_free(cat);
+    return rc;
+}
+
+static int default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+int cmd_fill(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"nodes", required_argument, NULL, 'n'},  {"pods", required_argument, NULL, 'P'},
+        {"policy", required_argument, NULL, 'p'}, {"seeds", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
+        {"jobs", required_argument, NULL, 'j'},   {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *nodes = NULL, *pods = NULL, *dir = NULL, *catalog = NULL, *policies = "all";
+    const char *seeds = "42-51";
+    int nthreads = default_threads(), c;
+    bool quiet = false;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":n:P:p:s:o:j:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': nodes = optarg; break;
+        case 'P': pods = optarg; break;
+        case 'p': policies = optarg; break;
+        case 's': seeds = optarg; break;
+        case 'o': dir = optarg; break;
+        case 'c': catalog = optarg; break;
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || end == optarg || v < 1 || v > 256) {
+                fprintf(stderr, "fleetsim: fill: --jobs: \"%s\" is not a number of threads "
+                                "(1-256)\n", optarg);
+                return 64;
+            }
+            nthreads = (int)v;
+            break;
+        }
+        case 'q': quiet = true; break;
+        case 'h': return usage(0);
+        case ':':
+            fprintf(stderr, "fleetsim: fill: option %s needs a value\n", argv[optind - 1]);
+            return usage(64);
+        default:
+            fprintf(stderr, "fleetsim: fill: unknown option %s\n", argv[optind - 1]);
+            return usage(64);
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "fleetsim: fill: unexpected argument \"%s\"\n", argv[optind]);
+        return usage(64);
+    }
+    if (!nodes || !pods || !dir) {
+        fprintf(stderr, "fleetsim: fill: --nodes, --pods and -o are required\n");
+        return usage(64);
+    }
+    struct grid g = {.npolicies = 0};
+    struct fs_err err = {0};
+    int rc = parse_policies(&g, policies);
+    if (!rc)
+        rc = parse_seeds(&g, seeds);
+    if (rc) {
+        free(g.seeds);
+        return 64;
+    }
+    rc = fill(nodes, pods, catalog ? catalog : cli_default_catalog(), &g, dir, nthreads, quiet,
+              &err);
+    free(g.seeds);
+    return rc ? cli_fail(&err) : 0;
+}
