@@ -14,6 +14,10 @@
 
 #include "readers.h"
 
+/* The native job CSV's header, and its optional column groups
+ * (sim/workload.c). */
+extern const char workload_native_header[], workload_spec_header[], workload_share_header[];
+
 #define RD_LINE_LIMIT (64 * 1024)  /* bytes in a line, without its CR LF */
 #define RD_MAX_ROWS 10000000LL     /* data rows in one trace */
 #define RD_GPUS_LIMIT 100000       /* GPUs one job may ask for */

@@ -2,6 +2,8 @@
  * job CSV reader and writer.  The generator is in gen.c. */
 #include "workload.h"
 
+#include "readers_int.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -10,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char native_header[] =
+const char workload_native_header[] =
     "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type";
 /* Optional column groups that may follow, in any order, each group whole:
  * a model spec, and GPU sharing with host resources. */
-static const char spec_header[] = ",model_params_b,tokens,method";
-static const char share_header[] = ",gpu_milli,cpu_milli,mem_mib";
+const char workload_spec_header[] = ",model_params_b,tokens,method";
+const char workload_share_header[] = ",gpu_milli,cpu_milli,mem_mib";
 
 enum { COL_ID, COL_SUBMIT, COL_KIND, COL_TEAM, COL_GPUS, COL_MEM, COL_ALLOWED,
        COL_WORK, COL_REF, NCOLS_BASE, COL_PARAMS = NCOLS_BASE, COL_TOKENS, COL_METHOD,
@@ -26,7 +28,6 @@ static const char *const col_names[NCOLS] = {
     "gpu_milli", "cpu_milli", "mem_mib",
 };
 
-#define LINE_LIMIT (64 * 1024) /* bytes in a line, without its CR LF */
 #define GPUS_LIMIT 100000
 
 void workload_init(struct workload *w)
@@ -182,122 +183,6 @@ void workload_sort(struct workload *w)
 }
 
 /* ---- writer ------------------------------------------------------------- */
-
-/* The shortest of %.15g, %.16g, %.17g that reads back as exactly v. */
-static void fmt_double(char *buf, size_t size, double v)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
-static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu_catalog *cat)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int t = 0; t < cat->n && len < size; t++)
-        if (allowed & (1ULL << t))
-            len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
-                                    cat->types[t].name);
-}
-
-int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
-{
-    char mem[32], work[32], params[32], tokens[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
-    bool spec = false, share = false;
-    for (size_t i = 0; i < w->n; i++) {
-        const struct job *j = &w->jobs[i];
-        spec |= j->params_b > 0;
-        share |= j->gpus == 0 || j->milli < GPU_MILLI || j->cpu_milli > 0 || j->mem_mib > 0;
-    }
-    int bad = fprintf(f, "%s%s%s\n", native_header, spec ? spec_header : "",
-                      share ? share_header : "") < 0;
-    for (size_t i = 0; i < w->n && !bad; i++) {
-        const struct job *j = &w->jobs[i];
-        if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
-            j->ref_type >= cat->n)
-            return FS_EINTERNAL;
-        fmt_double(mem, sizeof mem, j->gpu_mem_gb);
-        fmt_double(work, sizeof work, j->work);
-        fmt_double(params, sizeof params, j->params_b);
-        fmt_double(tokens, sizeof tokens, j->tokens);
-        fmt_types(types, sizeof types, j->allowed, cat);
-        /* Submit from the integer microseconds, so it reads back exactly. */
-        fs_time t = j->submit < 0 ? -j->submit : j->submit;
-        bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
-                         ",%s,%s,%s,%s",
-                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC),
-                      (int64_t)(t % FS_USEC), job_kind_name((enum job_kind)j->kind),
-                      w->teams[j->team], j->gpus, mem, types, j->work > 0 ? work : "",
-                      cat->types[j->ref_type].name) < 0;
-        if (spec && j->params_b > 0)
-            bad |= fprintf(f, ",%s,%s,%s", params, j->tokens > 0 ? tokens : "",
-                           job_method_name((enum job_method)j->method)) < 0;
-        else if (spec)
-            bad |= fputs(",,,", f) < 0;
-        if (share)
-            bad |= fprintf(f, ",%" PRId32 ",%" PRId32 ",%" PRId32, j->milli, j->cpu_milli, j->mem_mib) < 0;
-        bad |= fputc('\n', f) == EOF;
-    }
-    if (fflush(f) != 0 || ferror(f))
-        bad = 1;
-    return bad ? FS_ECANTCREAT : 0;
-}
-
-/* ---- reader: lines ------------------------------------------------------ */
-
-/* A buffered line reader with bounded memory: a line never grows the buffer
- * past LINE_LIMIT, however long it is in the file. */
-struct lines {
-    FILE *f;
-    char *buf;
-    size_t pos, end; /* unread bytes are buf[pos..end) */
-    int eof;
-    long long lineno; /* of the line last returned */
-};
-
-#define LINES_BUF (4 * LINE_LIMIT)
-
-/* OUT *s, *len: the next line, its CR LF removed, NUL-terminated in place.
- * RET: 1; 0 at the end; -1 when the line is over LINE_LIMIT; -2 on a read
- * error (errno set).  lineno is the number of the line returned or too long. */
-static int lines_next(struct lines *r, char **s, size_t *len)
-{
-    char *nl;
-    while (!(nl = memchr(r->buf + r->pos, '\n', r->end - r->pos))) {
-        if (r->end - r->pos > LINE_LIMIT + 1) { /* + 1: a CR may follow */
-            r->lineno++;
-            return -1;
-        }
-        if (r->eof) {
-            if (r->pos == r->end)
-                return 0;
-            nl = r->buf + r->end; /* a last line without '\n' */
-            r->end++;             /* the buffer has a spare byte for this */
-            break;
-        }
-        memmove(r->buf, r->buf + r->pos, r->end - r->pos);
-        r->end -= r->pos;
-        r->pos = 0;
-        size_t got = fread(r->buf + r->end, 1, LINES_BUF - r->end, r->f);
-        if (got == 0) {
-            if (ferror(r->f))
-                return -2;
-            r->eof = 1;
-        }
-        r->end += got;
-    }
-    r->lineno++;
-    *nl = '\0';
-    *s = r->buf + r->pos;
-    *len = (size_t)(nl - *s);
-    r->pos = (size_t)(nl + 1 - r->buf);
-    if (*len && (*s)[*len - 1] == '\r')
-        (*s)[--*len] = '\0';
-    return *len > LINE_LIMIT ? -1 : 1;
-}
 
 /* ---- reader: fields ----------------------------------------------------- */
 
@@ -553,7 +438,7 @@ static int check_ids(const struct workload *w, size_t n0, const long long *lines
  * groups. */
 static int map_columns(struct row *r, const char *tail)
 {
-    static const char *const groups[] = {spec_header, share_header};
+    static const char *const groups[] = {workload_spec_header, workload_share_header};
     static const int first[] = {COL_PARAMS, COL_MILLI};
     for (int c = 0; c < NCOLS; c++)
         r->pos[c] = c < NCOLS_BASE ? c : -1;
@@ -572,52 +457,40 @@ static int map_columns(struct row *r, const char *tail)
 }
 
 /* Check the header and map its columns into r. */
-static int read_header(struct lines *in, const char *path, struct row *r, struct fs_err *err)
+static int read_header(struct rd_lines *in, const char *path, struct row *r, struct fs_err *err)
 {
     char *s;
-    size_t len;
-    int rc = lines_next(in, &s, &len);
+    int rc = rd_next(in, &s, err);
     if (rc == 0)
         return fs_fail(err, FS_EDATA, "%s: empty file; expected the header \"%s\"", path,
-                       native_header);
-    if (rc == -2)
-        return fs_fail(err, FS_ENOINPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (rc > 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
-        s += 3;
-    size_t base = sizeof native_header - 1;
-    if (rc < 0 || strncmp(s, native_header, base) != 0 || map_columns(r, s + base) != 0)
+                       workload_native_header);
+    if (rc < 0)
+        return rc;
+    size_t base = sizeof workload_native_header - 1;
+    if (strncmp(s, workload_native_header, base) != 0 || map_columns(r, s + base) != 0)
         return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\" (optionally followed by "
-                       "\"%s\" and/or \"%s\")", path, native_header, spec_header, share_header);
+                       "\"%s\" and/or \"%s\")", path, workload_native_header, workload_spec_header, workload_share_header);
     return 0;
-}
-
-static int is_blank(const char *s)
-{
-    return s[strspn(s, " \t")] == '\0';
 }
 
 /* The data lines after the header.  OUT *lines: the line of each job added
  * (an array the caller frees). */
-static int read_rows(struct lines *in, const struct row *proto, struct workload *w,
+static int read_rows(struct rd_lines *in, const struct row *proto, struct workload *w,
                      long long **lines)
 {
     size_t lines_cap = 0;
     struct row r = *proto;
     size_t n0 = w->n;
     char *s;
-    size_t len;
     int rc;
-    while ((rc = lines_next(in, &s, &len)) != 0) {
+    while ((rc = rd_next(in, &s, r.err)) != 0) {
+        if (rc < 0)
+            return rc;
         r.line = in->lineno;
-        if (rc == -2)
-            return fs_fail(r.err, FS_ENOINPUT, "%s: cannot read: %s", r.path, strerror(errno));
-        if (rc == -1)
-            return fs_fail(r.err, FS_EDATA, "%s:%lld: line longer than %d bytes", r.path,
-                           r.line, LINE_LIMIT);
-        if (strlen(s) != len)
-            return fs_fail(r.err, FS_EDATA, "%s:%lld: NUL byte in line", r.path, r.line);
-        if (s[0] == '#' || is_blank(s))
+        if (s[0] == '#' || rd_blank(s))
             continue;
+        if ((rc = rd_count_row(in, r.err)) < 0)
+            return rc;
         struct job j;
         if ((rc = parse_row(&r, s, w, &j)) < 0)
             return rc;
@@ -647,14 +520,14 @@ static void rollback(struct workload *w, size_t n0, size_t nteams0)
 int workload_read_native(const char *path, const struct gpu_catalog *cat,
                          struct workload *w, struct fs_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct lines in = {.f = f, .buf = xmalloc(LINES_BUF + 1)};
+    struct rd_lines in;
+    int rc = rd_open(&in, path, err);
+    if (rc)
+        return rc;
     struct row proto = {.path = path, .cat = cat, .err = err};
     size_t n0 = w->n, nteams0 = w->nteams;
     long long *lines = NULL;
-    int rc = read_header(&in, path, &proto, err);
+    rc = read_header(&in, path, &proto, err);
     if (rc == 0)
         rc = read_rows(&in, &proto, w, &lines);
     if (rc == 0)
@@ -664,7 +537,6 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     else
         workload_sort(w);
     free(lines);
-    free(in.buf);
-    fclose(f);
+    rd_close(&in);
     return rc;
 }

@@ -1,0 +1,71 @@
+/* workload_write.c - writing a workload as a native job CSV. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers_int.h"
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as exactly v. */
+static void fmt_double(char *buf, size_t size, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu_catalog *cat)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < cat->n && len < size; t++)
+        if (allowed & (1ULL << t))
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
+                                    cat->types[t].name);
+}
+
+int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
+{
+    char mem[32], work[32], params[32], tokens[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
+    bool spec = false, share = false;
+    for (size_t i = 0; i < w->n; i++) {
+        const struct job *j = &w->jobs[i];
+        spec |= j->params_b > 0;
+        share |= j->gpus == 0 || j->milli < GPU_MILLI || j->cpu_milli > 0 || j->mem_mib > 0;
+    }
+    int bad = fprintf(f, "%s%s%s\n", workload_native_header, spec ? workload_spec_header : "",
+                      share ? workload_share_header : "") < 0;
+    for (size_t i = 0; i < w->n && !bad; i++) {
+        const struct job *j = &w->jobs[i];
+        if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
+            j->ref_type >= cat->n)
+            return FS_EINTERNAL;
+        fmt_double(mem, sizeof mem, j->gpu_mem_gb);
+        fmt_double(work, sizeof work, j->work);
+        fmt_double(params, sizeof params, j->params_b);
+        fmt_double(tokens, sizeof tokens, j->tokens);
+        fmt_types(types, sizeof types, j->allowed, cat);
+        /* Submit from the integer microseconds, so it reads back exactly. */
+        fs_time t = j->submit < 0 ? -j->submit : j->submit;
+        bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
+                         ",%s,%s,%s,%s",
+                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC),
+                      (int64_t)(t % FS_USEC), job_kind_name((enum job_kind)j->kind),
+                      w->teams[j->team], j->gpus, mem, types, j->work > 0 ? work : "",
+                      cat->types[j->ref_type].name) < 0;
+        if (spec && j->params_b > 0)
+            bad |= fprintf(f, ",%s,%s,%s", params, j->tokens > 0 ? tokens : "",
+                           job_method_name((enum job_method)j->method)) < 0;
+        else if (spec)
+            bad |= fputs(",,,", f) < 0;
+        if (share)
+            bad |= fprintf(f, ",%" PRId32 ",%" PRId32 ",%" PRId32, j->milli, j->cpu_milli, j->mem_mib) < 0;
+        bad |= fputc('\n', f) == EOF;
+    }
+    if (fflush(f) != 0 || ferror(f))
+        bad = 1;
+    return bad ? FS_ECANTCREAT : 0;
+}
+
