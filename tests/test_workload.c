@@ -1,5 +1,5 @@
-/* test_workload.c - the job list, the native job CSV reader and writer, and
- * the synthetic generator. */
+/* test_workload.c - the job list and the native job CSV reader and writer
+ * (the generator is tests/test_gen.c). */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,83 +12,9 @@
 #include "../sim/rng.h"
 #include "../sim/workload.h"
 #include "testutil.h"
+#include "wl_util.h"
 
 #define HDR "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
-
-/* A catalog built in memory: this suite tests the workload, not the loader. */
-static struct gpu_catalog cat;
-
-static int setup(void)
-{
-    static const struct {
-        const char *name;
-        double tflops, mem;
-    } t[] = {{"h100-sxm", 989, 80}, {"h200-sxm", 989, 141},
-             {"a100-sxm-80", 312, 80}, {"rtx4090", 165, 24}};
-    cat.n = (int)FS_ARRAY_LEN(t);
-    for (int i = 0; i < cat.n; i++) {
-        snprintf(cat.types[i].name, sizeof cat.types[i].name, "%s", t[i].name);
-        cat.types[i].bf16_tflops = t[i].tflops;
-        cat.types[i].memory_gb = t[i].mem;
-        cat.names[i] = cat.types[i].name;
-    }
-    return 0;
-}
-
-/* ---- helpers ------------------------------------------------------------ */
-
-static int read_text(const char *text, struct workload *w, struct fs_err *e)
-{
-    const char *path = tu_tmpfile(".csv", text);
-    int rc = workload_read_native(path, &cat, w, e);
-    unlink(path);
-    return rc;
-}
-
-/* Field-by-field equality, doubles bit for bit.  RET: differing jobs. */
-static size_t count_diffs(const struct workload *a, const struct workload *b)
-{
-    if (a->n != b->n)
-        return a->n > b->n ? a->n : b->n;
-    size_t d = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const struct job *x = &a->jobs[i], *y = &b->jobs[i];
-        d += x->id != y->id || x->submit != y->submit || x->kind != y->kind ||
-             x->state != y->state || strcmp(a->teams[x->team], b->teams[y->team]) != 0 ||
-             x->gpus != y->gpus || memcmp(&x->gpu_mem_gb, &y->gpu_mem_gb, sizeof(double)) ||
-             x->allowed != y->allowed || x->ref_type != y->ref_type ||
-             memcmp(&x->work, &y->work, sizeof(double)) || x->type != y->type ||
-             x->node != y->node || x->nnodes != y->nnodes || x->gang != y->gang ||
-             x->start != y->start || x->end != y->end || x->method != y->method ||
-             memcmp(&x->params_b, &y->params_b, sizeof(double)) ||
-             memcmp(&x->tokens, &y->tokens, sizeof(double)) || x->milli != y->milli ||
-             x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib;
-    }
-    return d;
-}
-
-/* Write w to a temporary file and read it back into *back. */
-static int write_and_read(const struct workload *w, struct workload *back, char *text,
-                          size_t text_size)
-{
-    const char *path = tu_tmpfile(".csv", "");
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(workload_write_native(f, w, &cat), 0);
-    fclose(f);
-    if (text) {
-        f = fopen(path, "r");
-        size_t n = fread(text, 1, text_size - 1, f);
-        text[n] = '\0';
-        fclose(f);
-    }
-    struct fs_err e = {0};
-    int rc = workload_read_native(path, &cat, back, &e);
-    unlink(path);
-    if (rc)
-        printf("\n  read back: %s\n", e.msg);
-    return rc;
-}
 
 /* ---- reading good files ------------------------------------------------- */
 
@@ -400,177 +326,6 @@ static void test_teams(void)
     workload_free(&w);
 }
 
-/* ---- the generator ------------------------------------------------------ */
-
-static const struct gen_spec base_spec = {
-    .jobs = 20000,
-    .arrivals_per_hour = 120, /* a mean gap of 30 s */
-    .duration_median_s = 3600,
-    .duration_sigma = 1.0,
-    .duration_max_s = 3600 * 100, /* above the 99.999th percentile: no effect */
-    .ncounts = 4,
-    .gpu_counts = {1, 2, 4, 8},
-    .gpu_weights = {4, 3, 2, 1},
-    .kind_weights = {0.5, 0.2, 0.2, 0.1},
-    .nteams = 3,
-    .team_names = {"alpha", "beta", "gamma"},
-    .team_weights = {6, 3, 1},
-    .ref_type = 1,
-};
-
-static void test_gen_deterministic(void)
-{
-    struct workload a, b, c;
-    workload_init(&a);
-    workload_init(&b);
-    workload_init(&c);
-    struct gen_spec s = base_spec;
-    s.jobs = 1000;
-    workload_generate(&s, 42, &a);
-    workload_generate(&s, 42, &b);
-    workload_generate(&s, 43, &c);
-    CU_ASSERT_EQUAL(a.n, 1000);
-    CU_ASSERT_EQUAL(count_diffs(&a, &b), 0);
-    CU_ASSERT(count_diffs(&a, &c) > 990);
-    /* Separate streams: a different size mix moves no arrival, kind or team. */
-    workload_free(&b);
-    s.gpu_weights[0] = 0;
-    workload_generate(&s, 42, &b);
-    size_t moved = 0;
-    for (size_t i = 0; i < a.n; i++)
-        moved += a.jobs[i].submit != b.jobs[i].submit || a.jobs[i].kind != b.jobs[i].kind ||
-                 a.jobs[i].team != b.jobs[i].team ||
-                 fabs(a.jobs[i].work / a.jobs[i].gpus - b.jobs[i].work / b.jobs[i].gpus) >
-                     1e-9 * a.jobs[i].work;
-    CU_ASSERT_EQUAL(moved, 0);
-    /* Arrivals and durations come from their own streams, draw for draw. */
-    gsl_rng *ra = rng_stream(42, RNG_ARRIVALS), *rd = rng_stream(42, RNG_DURATIONS);
-    fs_time t = 0;
-    moved = 0;
-    for (size_t i = 0; i < a.n; i++) {
-        t += fs_from_seconds(gsl_ran_exponential(ra, 30.0));
-        double d = fmax(1, fmin(gsl_ran_lognormal(rd, log(3600), 1.0), 3600 * 100));
-        moved += a.jobs[i].submit != t || a.jobs[i].work != a.jobs[i].gpus * d;
-    }
-    CU_ASSERT_EQUAL(moved, 0);
-    gsl_rng_free(ra);
-    gsl_rng_free(rd);
-    workload_free(&a);
-    workload_free(&b);
-    workload_free(&c);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Per-GPU durations of w, sorted. */
-static double *durations(const struct workload *w)
-{
-    double *d = malloc(w->n * sizeof *d);
-    for (size_t i = 0; i < w->n; i++)
-        d[i] = w->jobs[i].work / w->jobs[i].gpus;
-    qsort(d, w->n, sizeof *d, cmp_double);
-    return d;
-}
-
-/* Tolerances, for n = 20000 draws (a fixed seed makes the run repeatable; the
- * bounds are chosen so that a correct generator passes for ~any seed while a
- * wrong parameter, e.g. a rate per second taken for one per hour, fails):
- * - mean gap: exponential, sd = mean, so the standard error is
- *   mean / sqrt(n) = 0.71 %; 3 % is 4.2 standard errors (p ~ 2e-5).
- * - median of a lognormal: standard error m * sigma * sqrt(pi / 2) / sqrt(n)
- *   = 0.89 % at sigma 1; 5 % is 5.6 standard errors.
- * - a category frequency: standard error sqrt(p (1 - p) / n) <= 0.0036;
- *   0.02 is at least 5.6 standard errors. */
-static void test_gen_distributions(void)
-{
-    struct workload w;
-    workload_init(&w);
-    workload_generate(&base_spec, 2024, &w);
-    CU_ASSERT_EQUAL_FATAL(w.n, 20000);
-    double n = (double)w.n;
-    double mean_gap = fs_to_seconds(w.jobs[w.n - 1].submit) / n; /* the first gap starts at 0 */
-    CU_ASSERT(fabs(mean_gap / 30.0 - 1) < 0.03);
-    double *d = durations(&w);
-    double median = (d[w.n / 2 - 1] + d[w.n / 2]) / 2;
-    CU_ASSERT(fabs(median / 3600.0 - 1) < 0.05);
-    free(d);
-
-    double counts[9] = {0}, kinds[JOB_KIND_COUNT] = {0}, teams[3] = {0};
-    size_t bad = 0;
-    for (size_t i = 0; i < w.n; i++) {
-        const struct job *j = &w.jobs[i];
-        bad += j->id != (int64_t)i + 1 || (i && j->submit < w.jobs[i - 1].submit) ||
-               j->ref_type != 1 || j->allowed != 0 || j->gpu_mem_gb != 0 ||
-               j->state != JOB_FUTURE || j->gpus < 1 || j->gpus > 8 || j->team > 2;
-        if (j->gpus >= 1 && j->gpus <= 8 && j->team <= 2) {
-            counts[j->gpus]++;
-            kinds[j->kind]++;
-            teams[j->team]++;
-        }
-    }
-    CU_ASSERT_EQUAL(bad, 0);
-    CU_ASSERT(w.nteams == 3 && strcmp(w.teams[2], "gamma") == 0);
-    static const double pc[4] = {0.4, 0.3, 0.2, 0.1}, pt[3] = {0.6, 0.3, 0.1};
-    for (int k = 0; k < 4; k++) {
-        CU_ASSERT(fabs(counts[1 << k] / n - pc[k]) < 0.02);
-        CU_ASSERT(fabs(kinds[k] / n - base_spec.kind_weights[k]) < 0.02);
-    }
-    for (int k = 0; k < 3; k++)
-        CU_ASSERT(fabs(teams[k] / n - pt[k]) < 0.02);
-    workload_free(&w);
-}
-
-/* The cap and the 1 s floor: with the cap at the median about half the draws
- * sit on it; with a median of 0.5 s and sigma 2, P(draw < 1 s) =
- * Phi(ln 2 / 2) = 0.6356 of them sit on the floor.  Standard errors <= 0.0036
- * (see above). */
-static void test_gen_bounds(void)
-{
-    struct workload w;
-    workload_init(&w);
-    struct gen_spec s = base_spec;
-    s.duration_max_s = 3600;
-    workload_generate(&s, 5, &w);
-    double *d = durations(&w);
-    size_t at_cap = 0;
-    for (size_t i = 0; i < w.n; i++)
-        at_cap += fabs(d[i] - 3600) < 1e-9;
-    CU_ASSERT(d[w.n - 1] <= 3600 * (1 + 1e-12));
-    CU_ASSERT(fabs((double)at_cap / (double)w.n - 0.5) < 0.02);
-    free(d);
-    workload_free(&w);
-
-    s = base_spec;
-    s.duration_median_s = 0.5;
-    s.duration_sigma = 2;
-    workload_generate(&s, 5, &w);
-    d = durations(&w);
-    size_t at_floor = 0;
-    for (size_t i = 0; i < w.n; i++)
-        at_floor += fabs(d[i] - 1) < 1e-12;
-    CU_ASSERT(d[0] >= 1 - 1e-12);
-    CU_ASSERT(fabs((double)at_floor / (double)w.n - 0.6356) < 0.02);
-    free(d);
-    workload_free(&w);
-
-    /* The spread: ln(q75 / q25) = 2 * 0.67449 sigma for a lognormal.  By the
-     * asymptotic (co)variance of sample quantiles this estimate of sigma has
-     * a standard error of 0.83 % at n = 20000, so 5 % is 6 of them (and
-     * sigma 0.5 tells sigma from sigma^2 or 1 / sigma). */
-    s = base_spec;
-    s.duration_sigma = 0.5;
-    workload_generate(&s, 5, &w);
-    d = durations(&w);
-    double sigma = log(d[3 * w.n / 4] / d[w.n / 4]) / (2 * 0.67449);
-    CU_ASSERT(fabs(sigma / 0.5 - 1) < 0.05);
-    free(d);
-    workload_free(&w);
-}
-
 #define SPEC_HEADER "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type," \
                     "model_params_b,tokens,method\n"
 
@@ -697,19 +452,12 @@ static CU_TestInfo csv_tests[] = {
     CU_TEST_INFO_NULL,
 };
 
-static CU_TestInfo gen_tests[] = {
-    {"same seed same jobs, separate streams", test_gen_deterministic},
-    {"arrival, duration, size, kind, team laws", test_gen_distributions},
-    {"duration cap and 1 s floor", test_gen_bounds},
-    CU_TEST_INFO_NULL,
-};
 
 int main(void)
 {
     CU_SuiteInfo suites[] = {
         {"workload", setup, NULL, NULL, NULL, list_tests},
         {"native csv", setup, NULL, NULL, NULL, csv_tests},
-        {"generator", setup, NULL, NULL, NULL, gen_tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_workload", suites);
