@@ -21,7 +21,10 @@ int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err
     if ((rc = node_catalog_load(path, ms->cat, &ms->nodes, err)))
         goto done;
     snprintf(path, sizeof path, "%s/power.json", dir);
-    rc = power_model_load(path, ms->cat, &ms->power, err);
+    if ((rc = power_model_load(path, ms->cat, &ms->power, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/prices.json", dir);
+    rc = cost_prices_load(path, ms->cat, ms->nodes, &ms->prices, err);
 done:
     free(copy);
     return rc;
@@ -32,6 +35,7 @@ void model_set_free(struct model_set *ms)
     perf_model_free(ms->perf);
     node_catalog_free(ms->nodes);
     power_model_free(ms->power);
+    cost_prices_free(ms->prices);
     gpu_catalog_free(ms->cat);
     *ms = (struct model_set){0};
 }

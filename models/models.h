@@ -1,5 +1,6 @@
 /* models.h - every model data file at once: the GPU catalog and, beside it
- * in the same folder, workloads.json, nodes.json and power.json.
+ * in the same folder, workloads.json, nodes.json, power.json and
+ * prices.json.
  *
  * The caller owns the set and frees it with model_set_free (which accepts a
  * partly loaded set).
@@ -7,6 +8,7 @@
 #ifndef FS_MODELS_MODELS_H
 #define FS_MODELS_MODELS_H
 
+#include "cost.h"
 #include "gpu.h"
 #include "node.h"
 #include "perf.h"
@@ -17,6 +19,7 @@ struct model_set {
     struct perf_model *perf;
     struct node_catalog *nodes;
     struct power_model *power;
+    struct cost_prices *prices;
 };
 
 /* Load the catalog at catalog_path and the files beside it.

@@ -326,7 +326,7 @@ static bool try_place(struct sched *s, struct job *j)
             continue;
         if (j->gpus <= ct->max_gpus)
             choose_single(s, j, t, &best);
-        else
+        else if (!s->policy->one_node)
             choose_gang(s, j, t, &best);
     }
     if (best.node < 0)

@@ -68,6 +68,8 @@ struct sched_policy {
     bool strict_order;
     bool first_in_bucket_wins;
     uint8_t ties;            /* enum sched_ties */
+    /* Every job on one node (a Kubernetes pod): no gangs of whole nodes. */
+    bool one_node;
     bool (*queue_less)(const struct job *a, const struct job *b);
     bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
     int (*score)(const struct sched_cycle *c, const struct job *j, int32_t node);

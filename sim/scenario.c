@@ -59,6 +59,7 @@ static int load_models(struct ctx *c, const cJSON *root)
     sc->perf = ms.perf;
     sc->nodes = ms.nodes;
     sc->power = ms.power;
+    sc->prices = ms.prices;
     if (!rc)
         sc->pue = sc->nodes->pue;
     return rc;
@@ -456,6 +457,15 @@ static void unfit_reason(const struct cluster *cl, const struct job *j, char *bu
                  "has enough whole nodes of a size that divides it", j->gpus, max_node);
 }
 
+/* Does some allowed type have a node big enough for all of j? */
+static bool fits_one_node(const struct cluster *cl, const struct job *j)
+{
+    for (int t = 0; t < cl->cat->n; t++)
+        if (cl->types[t].max_gpus >= j->gpus && (!j->allowed || (j->allowed >> t & 1)))
+            return true;
+    return false;
+}
+
 /* A job no node of the fleet can ever host would wait forever: refuse it. */
 static int check_fits(struct ctx *c)
 {
@@ -464,8 +474,15 @@ static int check_fits(struct ctx *c)
     for (size_t i = 0; i < c->sc->wl.n && !rc; i++) {
         const struct job *j = &c->sc->wl.jobs[i];
         char why[256];
-        if (sched_fits_fleet(cl, j))
+        bool fits = sched_fits_fleet(cl, j);
+        if (fits && !(c->sc->policy->one_node && !fits_one_node(cl, j)))
             continue;
+        if (fits) {
+            rc = fs_fail(c->err, FS_EDATA, "%s: job %lld needs %d GPUs, more than one node holds, and "
+                         "policy %s places every job on one node", c->sc->workload_source,
+                         (long long)j->id, j->gpus, c->sc->policy->name);
+            break;
+        }
         unfit_reason(cl, j, why, sizeof why);
         rc = fs_fail(c->err, FS_EDATA, "%s: job %lld can never run on this fleet: %s",
                      c->sc->workload_source, (long long)j->id, why);
@@ -509,6 +526,7 @@ void scenario_free(struct scenario *sc)
     perf_model_free(sc->perf);
     node_catalog_free(sc->nodes);
     power_model_free(sc->power);
+    cost_prices_free(sc->prices);
     gpu_catalog_free(sc->cat);
     free(sc->fleet);
     free(sc->fleet_power);

@@ -35,6 +35,7 @@ struct scenario {
     struct perf_model *perf;      /* workloads.json */
     struct node_catalog *nodes;   /* nodes.json */
     struct power_model *power;    /* power.json */
+    struct cost_prices *prices;   /* prices.json */
     double pue;
     struct fleet_group *fleet;
     struct fleet_power *fleet_power;

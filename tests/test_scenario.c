@@ -182,8 +182,9 @@ static void test_relative_paths(void)
     put(cat, catalog);
     free(catalog);
     /* The other model files are read from beside the catalog. */
-    static const char *const beside[] = {"workloads.json", "nodes.json", "power.json"};
-    for (size_t k = 0; k < 3; k++) {
+    static const char *const beside[] = {"workloads.json", "nodes.json", "power.json",
+                                         "prices.json"};
+    for (size_t k = 0; k < FS_ARRAY_LEN(beside); k++) {
         char from[128], to[160];
         snprintf(from, sizeof from, "models/data/%s", beside[k]);
         snprintf(to, sizeof to, "%s/%s", sub, beside[k]);
@@ -229,7 +230,7 @@ static void test_relative_paths(void)
     unlink(scen);
     unlink(trace);
     unlink(cat);
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < FS_ARRAY_LEN(beside); k++) {
         char to[160];
         snprintf(to, sizeof to, "%s/%s", sub, beside[k]);
         unlink(to);

@@ -10,6 +10,7 @@
 #include "../reports/metrics.h"
 #include "../reports/output.h"
 #include "../reports/summary.h"
+#include "../reports/timeline.h"
 #include "cli.h"
 
 static int usage(int code)
@@ -18,7 +19,8 @@ static int usage(int code)
     fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME]\n"
                "                    [--catalog FILE] [--progress] [--quiet]\n\n"
                "Simulate SCENARIO (JSON, see scenarios/README.md) and write summary.json,\n"
-               "jobs.csv and timeseries.csv to DIR (default: out/SCENARIO-NAME).\n\n"
+               "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
+               "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
                "  -o, --output DIR    output folder (created if missing)\n"
                "  -s, --seed N        override the scenario's seed\n"
                "  -p, --policy NAME   override the scenario's policy:");
@@ -45,8 +47,9 @@ static void progress_bar(void *ctx, fs_time now, fs_time horizon)
             width - done, "", (int)(100.0 * (double)now / (double)horizon));
 }
 
-enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_COUNT };
-static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv"};
+enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_TIMELINE, OUT_COUNT };
+static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv",
+                                                 "timeline.json"};
 
 /* Simulate and write every output under its temporary name, then rename
  * them all; on any error every temporary file is removed. */
@@ -56,6 +59,7 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     struct outfile out[OUT_COUNT] = {0};
     struct sim *s = NULL;
     struct metrics *m = NULL;
+    struct timeline *tl = NULL;
     struct run_stats st;
     struct timespec t0, t1;
     int rc;
@@ -69,6 +73,9 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     s = sim_new(sc);
     m = metrics_new(s, out[OUT_TIMESERIES].f);
     sim_observe(s, metrics_observer(m));
+    /* After the metrics: the timeline reads the power they keep. */
+    tl = timeline_new(s, out[OUT_TIMELINE].f, &m->en, TIMELINE_DEFAULT_LIMIT);
+    sim_observe(s, timeline_observer(tl));
     if (progress) {
         s->progress = progress_bar;
     }
@@ -93,13 +100,14 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
         summary_print(stderr, s, m, &st);
-        fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv} "
+        fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv,timeline.json} "
                         "(%llu events, %.2f s wall)\n", dir, (unsigned long long)s->events,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     }
 done:
     for (int k = 0; k < OUT_COUNT; k++)
         out_discard(&out[k]);
+    timeline_free(tl);
     metrics_free(m);
     sim_free(s);
     return rc;

@@ -29,6 +29,6 @@ const struct sched_policy sched_policy_best_fit_share = {
     .name = "best-fit-share",
     .summary = "FGD paper's BestFit: least free CPU and GPU share left",
     .ties = SCHED_TIES_SHUFFLED,
-    .filter = pol_one_node,
+    .one_node = true,
     .score = best_fit_share_score,
 };

@@ -30,6 +30,6 @@ const struct sched_policy sched_policy_dotprod = {
     .name = "dotprod",
     .summary = "FGD paper: smallest dot product of free CPU/GPU and the request",
     .ties = SCHED_TIES_SHUFFLED,
-    .filter = pol_one_node,
+    .one_node = true,
     .score = dotprod_score,
 };

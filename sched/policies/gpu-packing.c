@@ -48,6 +48,6 @@ const struct sched_policy sched_policy_gpu_packing = {
     .name = "gpu-packing",
     .summary = "FGD paper: partly used GPUs first, then used nodes, idle nodes last",
     .ties = SCHED_TIES_SHUFFLED,
-    .filter = pol_one_node,
+    .one_node = true,
     .score = gpu_packing_score,
 };

@@ -63,13 +63,6 @@ static inline int32_t pol_gpu_ask(const struct job *j)
     return j->gpus > 0 ? j->gpus * j->milli : 0;
 }
 
-/* The filter of the FGD paper's policies: a pod runs on one node, so a job
- * larger than a node never becomes a gang of nodes. */
-static inline bool pol_one_node(const struct sched_cycle *c, const struct job *j, int32_t n)
-{
-    return j->gpus <= c->cl->nodes[n].gpus;
-}
-
 /* Does j share one GPU (rather than take whole ones, or none)? */
 static inline bool pol_is_share(const struct job *j)
 {
