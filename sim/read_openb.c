@@ -197,12 +197,12 @@ static int read_header(struct rd_lines *in, const char *want1, const char *want2
 }
 
 static int read_pods(struct rd_lines *in, const struct reader_options *opt,
-                     const struct gpu_catalog *cat, struct workload *tmp, long long **lines,
-                     struct reader_stats *st, struct fs_err *err)
+                     const struct gpu_catalog *cat, int ref, struct workload *tmp,
+                     long long **lines, struct reader_stats *st, struct fs_err *err)
 {
-    int which, rc, ref = rd_ref_type(in->path, opt, OPENB_REF_DEFAULT, "openb", cat, err);
-    if (ref < 0 || (rc = read_header(in, hdr_full, hdr_short, &which, err)) < 0)
-        return ref < 0 ? ref : rc;
+    int which, rc;
+    if ((rc = read_header(in, hdr_full, hdr_short, &which, err)) < 0)
+        return rc;
     int ncols = which == 1 ? P_NCOLS : P_NCOLS_SHORT;
     size_t cap = 0;
     char *s, *f[P_NCOLS];
@@ -233,25 +233,7 @@ int openb_read_pods(const char *path, const struct reader_options *opt,
                     const struct gpu_catalog *cat, struct workload *w,
                     struct reader_stats *st, struct fs_err *err)
 {
-    struct rd_lines in;
-    struct workload tmp;
-    long long *lines = NULL;
-    workload_init(&tmp);
-    if (st)
-        memset(st, 0, sizeof *st);
-    int rc = rd_open(&in, path, err);
-    if (rc == 0)
-        rc = read_pods(&in, opt, cat, &tmp, &lines, st, err);
-    if (st)
-        st->jobs = rc ? 0 : (long long)tmp.n;
-    if (rc == 0)
-        rc = rd_commit(&tmp, lines, w, path, st, err);
-    if (rc && st)
-        st->jobs = 0;
-    workload_free(&tmp);
-    free(lines);
-    rd_close(&in);
-    return rc;
+    return rd_read_jobs(path, opt, cat, OPENB_REF_DEFAULT, "openb", read_pods, w, st, err);
 }
 
 /* ---- node lists ----------------------------------------------------------- */

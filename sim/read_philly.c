@@ -67,7 +67,7 @@ static int parse_row(const struct rd_row *r, char **f, const struct reader_optio
     return 0;
 }
 
-static int read_rows(struct rd_lines *in, const struct reader_options *opt, int ref,
+static int read_each(struct rd_lines *in, const struct reader_options *opt, int ref,
                      struct workload *tmp, long long **lines, struct reader_stats *st,
                      struct fs_err *err)
 {
@@ -106,36 +106,27 @@ static int read_rows(struct rd_lines *in, const struct reader_options *opt, int 
     return rc;
 }
 
+/* Every row, then submit times measured from the earliest. */
+static int read_rows(struct rd_lines *in, const struct reader_options *opt,
+                     const struct gpu_catalog *cat, int ref, struct workload *tmp,
+                     long long **lines, struct reader_stats *st, struct fs_err *err)
+{
+    (void)cat;
+    int rc = read_each(in, opt, ref, tmp, lines, st, err);
+    if (rc == 0 && tmp->n) {
+        fs_time first = tmp->jobs[0].submit;
+        for (size_t i = 1; i < tmp->n; i++)
+            if (tmp->jobs[i].submit < first)
+                first = tmp->jobs[i].submit;
+        for (size_t i = 0; i < tmp->n; i++)
+            tmp->jobs[i].submit -= first;
+    }
+    return rc;
+}
+
 int philly_read(const char *path, const struct reader_options *opt,
                 const struct gpu_catalog *cat, struct workload *w,
                 struct reader_stats *st, struct fs_err *err)
 {
-    struct rd_lines in = {0};
-    struct workload tmp;
-    long long *lines = NULL;
-    workload_init(&tmp);
-    if (st)
-        memset(st, 0, sizeof *st);
-    int ref = rd_ref_type(path, opt, PHILLY_REF_DEFAULT, "philly", cat, err);
-    int rc = ref < 0 ? ref : rd_open(&in, path, err);
-    if (rc == 0)
-        rc = read_rows(&in, opt, ref, &tmp, &lines, st, err);
-    if (rc == 0 && tmp.n) {
-        fs_time first = tmp.jobs[0].submit;
-        for (size_t i = 1; i < tmp.n; i++)
-            if (tmp.jobs[i].submit < first)
-                first = tmp.jobs[i].submit;
-        for (size_t i = 0; i < tmp.n; i++)
-            tmp.jobs[i].submit -= first;
-    }
-    if (st)
-        st->jobs = rc ? 0 : (long long)tmp.n;
-    if (rc == 0)
-        rc = rd_commit(&tmp, lines, w, path, st, err);
-    if (rc && st)
-        st->jobs = 0;
-    workload_free(&tmp);
-    free(lines);
-    rd_close(&in);
-    return rc;
+    return rd_read_jobs(path, opt, cat, PHILLY_REF_DEFAULT, "philly", read_rows, w, st, err);
 }

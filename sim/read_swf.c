@@ -142,10 +142,11 @@ static int parse_job(const struct rd_row *r, char **f, int64_t max_procs,
     return 0;
 }
 
-static int read_lines(struct rd_lines *in, const struct reader_options *opt, int ref,
-                      struct workload *tmp, long long **lines, struct reader_stats *st,
-                      struct fs_err *err)
+static int read_lines(struct rd_lines *in, const struct reader_options *opt,
+                      const struct gpu_catalog *cat, int ref, struct workload *tmp,
+                      long long **lines, struct reader_stats *st, struct fs_err *err)
 {
+    (void)cat;
     int64_t max_procs = -1;
     size_t cap = 0;
     char *s, *f[NFIELDS];
@@ -187,24 +188,5 @@ int swf_read(const char *path, const struct reader_options *opt,
              const struct gpu_catalog *cat, struct workload *w,
              struct reader_stats *st, struct fs_err *err)
 {
-    struct rd_lines in = {0};
-    struct workload tmp;
-    long long *lines = NULL;
-    workload_init(&tmp);
-    if (st)
-        memset(st, 0, sizeof *st);
-    int ref = rd_ref_type(path, opt, SWF_REF_DEFAULT, "swf", cat, err);
-    int rc = ref < 0 ? ref : rd_open(&in, path, err);
-    if (rc == 0)
-        rc = read_lines(&in, opt, ref, &tmp, &lines, st, err);
-    if (st)
-        st->jobs = rc ? 0 : (long long)tmp.n;
-    if (rc == 0)
-        rc = rd_commit(&tmp, lines, w, path, st, err);
-    if (rc && st)
-        st->jobs = 0;
-    workload_free(&tmp);
-    free(lines);
-    rd_close(&in);
-    return rc;
+    return rd_read_jobs(path, opt, cat, SWF_REF_DEFAULT, "swf", read_lines, w, st, err);
 }

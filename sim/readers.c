@@ -447,3 +447,29 @@ int rd_commit(struct workload *tmp, const long long *lines, struct workload *w,
     workload_free(tmp);
     return rc;
 }
+
+int rd_read_jobs(const char *path, const struct reader_options *opt, const struct gpu_catalog *cat,
+                 const char *def, const char *format, rd_rows_fn rows, struct workload *w,
+                 struct reader_stats *st, struct fs_err *err)
+{
+    struct rd_lines in = {0};
+    struct workload tmp;
+    long long *lines = NULL;
+    workload_init(&tmp);
+    if (st)
+        memset(st, 0, sizeof *st);
+    int ref = rd_ref_type(path, opt, def, format, cat, err);
+    int rc = ref < 0 ? ref : rd_open(&in, path, err);
+    if (rc == 0)
+        rc = rows(&in, opt, cat, ref, &tmp, &lines, st, err);
+    if (st)
+        st->jobs = rc ? 0 : (long long)tmp.n;
+    if (rc == 0)
+        rc = rd_commit(&tmp, lines, w, path, st, err);
+    if (rc && st)
+        st->jobs = 0;
+    workload_free(&tmp);
+    free(lines);
+    rd_close(&in);
+    return rc;
+}

@@ -96,6 +96,20 @@ void rd_drop(struct reader_stats *st, long long line, const char *fmt, ...)
 int rd_ref_type(const char *path, const struct reader_options *opt, const char *def,
                 const char *format, const struct gpu_catalog *cat, struct fs_err *err);
 
+/* What a job reader does with its open file: read every row into tmp,
+ * noting the line of each job in *lines (an array the caller frees).
+ * ref is the reference GPU type (rd_ref_type). */
+typedef int (*rd_rows_fn)(struct rd_lines *in, const struct reader_options *opt,
+                          const struct gpu_catalog *cat, int ref, struct workload *tmp,
+                          long long **lines, struct reader_stats *st, struct fs_err *err);
+
+/* The whole read of one job trace: stats reset, the reference type (from
+ * opt, else def), open, rows, commit into w, close.  A failed read leaves w
+ * as it was and st->jobs 0. */
+int rd_read_jobs(const char *path, const struct reader_options *opt, const struct gpu_catalog *cat,
+                 const char *def, const char *format, rd_rows_fn rows, struct workload *w,
+                 struct reader_stats *st, struct fs_err *err);
+
 /* Finish a read: every job id of tmp unique among tmp and w (lines[i] is the
  * line of tmp's job i, for the message), then tmp's jobs appended to w (team
  * names re-interned) and w sorted by (submit, id).  tmp is freed either way.
