@@ -9,6 +9,7 @@
 
 #include "../reports/metrics.h"
 #include "../reports/output.h"
+#include "../reports/report.h"
 #include "../reports/summary.h"
 #include "../reports/timeline.h"
 #include "cli.h"
@@ -61,6 +62,7 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     struct metrics *m = NULL;
     struct timeline *tl = NULL;
     struct run_stats st;
+    struct report rep = {0};
     struct timespec t0, t1;
     int rc;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -69,6 +71,8 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_open(&out[k], dir, out_names[k], err)))
             goto done;
+    if ((rc = report_open(&rep, dir, err)))
+        goto done;
 
     s = sim_new(sc);
     m = metrics_new(s, out[OUT_TIMESERIES].f);
@@ -89,6 +93,8 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_close(&out[k], err)))
             goto done;
+    if ((rc = report_write(&rep, s, m, &st, out[OUT_TIMESERIES].tmp, err)))
+        goto done;
     for (int k = 0; k < OUT_COUNT; k++) {
         if ((rc = out_commit(&out[k], err))) {
             /* Do not leave some results of this run beside older ones. */
@@ -97,16 +103,22 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
             goto done;
         }
     }
+    if ((rc = report_commit(&rep, err))) {
+        for (int k = 0; k < OUT_COUNT; k++)
+            unlink(out[k].final);
+        goto done;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
         summary_print(stderr, s, m, &st);
-        fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv,timeline.json} "
+        fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv,timeline.json,report.md,report.html} "
                         "(%llu events, %.2f s wall)\n", dir, (unsigned long long)s->events,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     }
 done:
     for (int k = 0; k < OUT_COUNT; k++)
         out_discard(&out[k]);
+    report_discard(&rep);
     timeline_free(tl);
     metrics_free(m);
     sim_free(s);

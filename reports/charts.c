@@ -1,0 +1,214 @@
+/* charts.c - the chart data and gnuplot scripts of report.h, and running
+ * gnuplot on them. */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gsl/gsl_sort.h>
+
+const char *const report_chart_names[REPORT_CHARTS] = {"util", "queue", "power", "wait"};
+const char *const chart_titles[REPORT_CHARTS] = {
+    "GPUs allocated per type over time", "Queue length over time",
+    "GPU power per type and highest PSU load over time", "Distribution of job waits (CDF)"};
+
+/* Split a CSV line (no quoting: timeseries.csv has none) in place. */
+static int split(char *line, char **cols, int max)
+{
+    int n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (char *p = line; n < max;) {
+        cols[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+enum { MAXCOLS = 4 * GPU_MAX_TYPES + 16 };
+
+/* Copy timeseries columns into util.csv, queue.csv and power.csv: the same
+ * text, so the same exact interval means.  *ntypes gets the GPU types. */
+int charts_data(FILE *ts, FILE *util, FILE *queue, FILE *power, int *ntypes)
+{
+    char *line = NULL, *cols[MAXCOLS];
+    size_t cap = 0;
+    int alloc0 = -1, nalloc = 0, qcol = -1, pow0 = -1, npow = 0, psu = -1, ncols = 0;
+    if (getline(&line, &cap, ts) < 0) {
+        free(line);
+        return -1;
+    }
+    ncols = split(line, cols, MAXCOLS);
+    for (int c = 0; c < ncols; c++) {
+        if (!strncmp(cols[c], "allocated_", 10) && strcmp(cols[c], "allocated_total")) {
+            if (alloc0 < 0)
+                alloc0 = c;
+            nalloc++;
+        } else if (!strncmp(cols[c], "power_w_", 8)) {
+            if (pow0 < 0)
+                pow0 = c;
+            npow++;
+        } else if (!strcmp(cols[c], "queue_len")) {
+            qcol = c;
+        } else if (!strcmp(cols[c], "psu_load_max")) {
+            psu = c;
+        }
+    }
+    if (alloc0 < 0 || qcol < 0 || pow0 < 0 || psu < 0 || nalloc != npow) {
+        free(line);
+        return -1;
+    }
+    fputs("time_s", util);
+    fputs("time_s,queue_len\n", queue);
+    fputs("time_s", power);
+    for (int k = 0; k < nalloc; k++) {
+        fprintf(util, ",%s", cols[alloc0 + k] + 10);
+        fprintf(power, ",%s", cols[pow0 + k] + 8);
+    }
+    fputs("\n", util);
+    fputs(",psu_load_max\n", power);
+    while (getline(&line, &cap, ts) >= 0) {
+        if (split(line, cols, MAXCOLS) != ncols)
+            continue;
+        fputs(cols[0], util);
+        fprintf(queue, "%s,%s\n", cols[0], cols[qcol]);
+        fputs(cols[0], power);
+        for (int k = 0; k < nalloc; k++) {
+            fprintf(util, ",%s", cols[alloc0 + k]);
+            fprintf(power, ",%s", cols[pow0 + k]);
+        }
+        fputs("\n", util);
+        fprintf(power, ",%s\n", cols[psu]);
+    }
+    free(line);
+    *ntypes = nalloc;
+    return 0;
+}
+
+/* wait.csv: the empirical CDF of the waits of the jobs that started. */
+void charts_wait(FILE *f, const struct sim *s)
+{
+    double *w = xmalloc((s->njobs + 1) * sizeof *w);
+    size_t n = 0;
+    for (size_t i = 0; i < s->njobs; i++)
+        if (s->jobs[i].start >= 0)
+            w[n++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
+    gsl_sort(w, 1, n);
+    fputs("wait_s,fraction\n", f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%.6f,%.6f\n", w[i], (double)(i + 1) / (double)n);
+    free(w);
+}
+
+static void gp_head(FILE *f, int k)
+{
+    fprintf(f, "# %s.gp - %s (fleetsim).\n"
+               "# Render with: gnuplot %s.gp   (writes %s.png from %s.csv)\n"
+               "reset\n"
+               "if (!exists(\"%s_data\")) %s_data = '%s.csv'\n"
+               "if (!exists(\"%s_out\")) %s_out = '%s.png'\n"
+               "datafile = %s_data\n"
+               "set terminal pngcairo size 900,420 font 'sans,10' noenhanced\n"
+               "set output %s_out\n"
+               "set datafile separator ','\n"
+               "set title '%s'\n"
+               "set grid\n"
+               "set key outside right top\n",
+            report_chart_names[k], chart_titles[k], report_chart_names[k], report_chart_names[k],
+            report_chart_names[k], report_chart_names[k], report_chart_names[k], report_chart_names[k],
+            report_chart_names[k], report_chart_names[k], report_chart_names[k], report_chart_names[k],
+            report_chart_names[k], chart_titles[k]);
+}
+
+void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes)
+{
+    gp_head(gp[0], 0);
+    fprintf(gp[0], "set xlabel 'time (h)'\nset ylabel 'GPUs allocated (interval mean)'\n"
+                   "plot for [i=2:%d] datafile using ($1/3600):i with steps lw 2 title columnhead(i)\n",
+            ntypes + 1);
+    gp_head(gp[1], 1);
+    fputs("set xlabel 'time (h)'\nset ylabel 'jobs queued (interval mean)'\n"
+          "plot datafile using ($1/3600):2 with steps lw 2 title columnhead(2)\n", gp[1]);
+    gp_head(gp[2], 2);
+    fprintf(gp[2], "set xlabel 'time (h)'\nset ylabel 'GPU power (W, interval mean)'\n"
+                   "set y2label 'highest PSU load (%%)'\nset y2tics\nset ytics nomirror\n"
+                   "plot for [i=2:%d] datafile using ($1/3600):i with steps lw 2 title columnhead(i), \\\n"
+                   "     datafile using ($1/3600):($%d*100) axes x1y2 with steps lw 1 dt 2 "
+                   "title 'psu_load_max (%%)'\n",
+            ntypes + 1, ntypes + 2);
+    gp_head(gp[3], 3);
+    fputs("set xlabel 'wait (h)'\nset ylabel 'fraction of started jobs'\nset yrange [0:1]\n"
+          "plot datafile using ($1/3600):2 with steps lw 2 title 'wait CDF'\n", gp[3]);
+}
+
+const char *charts_gnuplot(void)
+{
+    static char buf[4096];
+    const char *env = getenv("FLEETSIM_GNUPLOT");
+    if (env && *env)
+        return access(env, X_OK) == 0 ? env : NULL;
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && n + 9 < sizeof buf) {
+            memcpy(buf, p, n);
+            memcpy(buf + n, "/gnuplot", 9);
+            struct stat sb;
+            if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+                return buf;
+        }
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return NULL;
+}
+
+static const char *base(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* Run gnuplot in dir on the script gp (paths in dir), reading data and
+ * writing png; RET: 0 when it exited 0 and the image is not empty. */
+int charts_render(const char *gnuplot, const char *dir, int k, const char *gp, const char *data,
+                  const char *png)
+{
+    char expr[512];
+    /* The temporary names are ours: ".NAME.tmp", no quotes. */
+    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", report_chart_names[k], base(data),
+             report_chart_names[k], base(png));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        if (chdir(dir) != 0)
+            _exit(127);
+        char *argv[] = {(char *)"gnuplot", (char *)"-e", expr, (char *)base(gp), NULL};
+        execv(gnuplot, argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    struct stat sb;
+    return stat(png, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
+}

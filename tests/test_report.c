@@ -1,0 +1,206 @@
+/* test_report.c - report.md and report.html of a small run, with and
+ * without gnuplot. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../reports/report.h"
+#include "testutil.h"
+
+static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
+
+static char *slurp(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = xmalloc((size_t)n + 1);
+    s[fread(s, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Run the golden small scenario into a fresh folder, as `fleetsim run`. */
+static void run_into(char *dir)
+{
+    struct scenario *sc = NULL;
+    struct fs_err err = {0};
+    CU_ASSERT_EQUAL_FATAL(scenario_load(tu_path("tests/golden/small.json"), &opts, &sc, &err), 0);
+    strcpy(dir, "/tmp/fleetsim-report-XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    struct outfile ts = {0}, sum = {0};
+    struct report rep = {0};
+    CU_ASSERT_EQUAL_FATAL(out_open(&ts, dir, "timeseries.csv", &err), 0);
+    CU_ASSERT_EQUAL_FATAL(out_open(&sum, dir, "summary.json", &err), 0);
+    CU_ASSERT_EQUAL_FATAL(report_open(&rep, dir, &err), 0);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, ts.f);
+    sim_observe(s, metrics_observer(m));
+    sim_run(s);
+    struct run_stats st;
+    run_stats_compute(s, m, &st);
+    summary_write_json(sum.f, s, m, &st);
+    CU_ASSERT_EQUAL(out_close(&ts, &err), 0);
+    CU_ASSERT_EQUAL(out_close(&sum, &err), 0);
+    CU_ASSERT_EQUAL(report_write(&rep, s, m, &st, ts.tmp, &err), 0);
+    CU_ASSERT_EQUAL(out_commit(&ts, &err), 0);
+    CU_ASSERT_EQUAL(out_commit(&sum, &err), 0);
+    CU_ASSERT_EQUAL(report_commit(&rep, &err), 0);
+    out_discard(&ts);
+    out_discard(&sum);
+    report_discard(&rep);
+    metrics_free(m);
+    sim_free(s);
+    scenario_free(sc);
+}
+
+static void rmdir_all(const char *dir)
+{
+    static const char *const names[] = {"timeseries.csv", "summary.json", "report.md", "report.html"};
+    char path[512];
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    for (int k = 0; k < REPORT_CHARTS; k++) {
+        const char *ext[] = {".csv", ".gp", ".png"};
+        for (int e = 0; e < 3; e++) {
+            snprintf(path, sizeof path, "%s/%s%s", dir, report_chart_names[k], ext[e]);
+            unlink(path);
+        }
+    }
+    rmdir(dir);
+}
+
+/* The table row "| KEY | VALUE ..." of md: its n-th value cell. */
+static double md_cell(const char *md, const char *key, int n)
+{
+    char pat[128];
+    snprintf(pat, sizeof pat, "\n| %s |", key);
+    const char *p = strstr(md, pat);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p += strlen(pat);
+    for (int i = 0; i < n; i++)
+        p = strchr(p, '|') + 1;
+    return strtod(p, NULL);
+}
+
+static double jnum(const cJSON *root, const char *a, const char *b)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, a);
+    if (b)
+        o = cJSON_GetObjectItemCaseSensitive(o, b);
+    CU_ASSERT_FATAL(cJSON_IsNumber(o));
+    return o->valuedouble;
+}
+
+static void near(double got, double want)
+{
+    CU_ASSERT(fabs(got - want) <= 5e-6 * fabs(want) + 1e-9);
+    if (!(fabs(got - want) <= 5e-6 * fabs(want) + 1e-9))
+        fprintf(stderr, "report %.9g != summary %.9g\n", got, want);
+}
+
+static void test_report_gnuplot(void)
+{
+    char dir[64];
+    unsetenv("FLEETSIM_GNUPLOT");
+    run_into(dir);
+    char *md = slurp(dir, "report.md"), *html = slurp(dir, "report.html");
+    char *json = slurp(dir, "summary.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(md);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    cJSON *sum = cJSON_Parse(json);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+    const char *sections[] = {"## Fleet and workload", "## Utilization",
+                              "## Queue, waits and completion times", "## Energy and power", "## Cost"};
+    for (size_t i = 0; i < 5; i++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(md, sections[i]));
+    near(md_cell(md, "Nodes", 0), jnum(sum, "fleet", "nodes"));
+    near(md_cell(md, "GPUs", 0), jnum(sum, "fleet", "gpus"));
+    near(md_cell(md, "Jobs completed", 0), jnum(sum, "jobs", "completed"));
+    near(md_cell(md, "all", 1), jnum(sum, "utilization", "allocated"));
+    const char *q[] = {"mean", "p50", "p95", "p99", "max"};
+    for (int i = 0; i < 5; i++)
+        near(md_cell(md, "Wait", i), jnum(sum, "wait_s", q[i]));
+    near(md_cell(md, "JCT", 2), jnum(sum, "jct_s", "p95"));
+    near(md_cell(md, "Node DC", 0), jnum(sum, "energy_kwh", "node_dc"));
+    const char *pk = strstr(md, "PSU peak load: ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pk);
+    near(strtod(pk + 15, NULL), jnum(sum, "psu", "peak_load"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "Owned monthly cost: "));
+    CU_ASSERT_PTR_NULL(strstr(html, "http"));
+    CU_ASSERT_PTR_NULL(strstr(html, "src=\"/"));
+    const char *gnuplot = charts_gnuplot();
+    if (!gnuplot) {
+        printf("\n  (gnuplot not found: skipping the embedded-chart assertions)\n");
+    } else {
+        size_t n = 0;
+        for (const char *p = html; (p = strstr(p, "src=\"data:image/png;base64,iVBOR")); p++)
+            n++;
+        CU_ASSERT_EQUAL(n, REPORT_CHARTS);
+        for (int k = 0; k < REPORT_CHARTS; k++) {
+            char link[64];
+            snprintf(link, sizeof link, "](%s.png)", report_chart_names[k]);
+            CU_ASSERT_PTR_NOT_NULL(strstr(md, link));
+        }
+        CU_ASSERT_PTR_NULL(strstr(md, "Charts not rendered"));
+    }
+    cJSON_Delete(sum);
+    free(md);
+    free(html);
+    free(json);
+    rmdir_all(dir);
+}
+
+static void test_report_no_gnuplot(void)
+{
+    char dir[64], path[600];
+    setenv("FLEETSIM_GNUPLOT", "/nonexistent", 1);
+    run_into(dir);
+    unsetenv("FLEETSIM_GNUPLOT");
+    char *md = slurp(dir, "report.md"), *html = slurp(dir, "report.html");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(md);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, "## Charts not rendered"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(html, "Charts not rendered"));
+    snprintf(path, sizeof path, "run `cd %s && gnuplot *.gp`", dir);
+    CU_ASSERT_PTR_NOT_NULL(strstr(md, path));
+    CU_ASSERT_PTR_NULL(strstr(html, "data:image"));
+    for (int k = 0; k < REPORT_CHARTS; k++) {
+        char item[64];
+        snprintf(item, sizeof item, "- %s.png: ", report_chart_names[k]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(md, item));
+        snprintf(path, sizeof path, "%s/%s.gp", dir, report_chart_names[k]);
+        CU_ASSERT_EQUAL(access(path, R_OK), 0);
+        snprintf(path, sizeof path, "%s/%s.csv", dir, report_chart_names[k]);
+        CU_ASSERT_EQUAL(access(path, R_OK), 0);
+        snprintf(path, sizeof path, "%s/%s.png", dir, report_chart_names[k]);
+        CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    }
+    free(md);
+    free(html);
+    rmdir_all(dir);
+}
+
+int main(void)
+{
+    CU_TestInfo tests[] = {
+        {"report with gnuplot (when present)", test_report_gnuplot},
+        {"report without gnuplot", test_report_no_gnuplot},
+        CU_TEST_INFO_NULL,
+    };
+    CU_SuiteInfo suites[] = {
+        {"report", NULL, NULL, NULL, NULL, tests},
+        CU_SUITE_INFO_NULL,
+    };
+    return tu_run("test_report", suites);
+}
