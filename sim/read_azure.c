@@ -71,13 +71,10 @@ static int read_rows(struct rd_lines *in, int64_t bin_ns, struct bins *b, struct
 {
     char *s, *f[NCOLS];
     int64_t first = -1;
-    int rc = rd_next(in, &s, err);
-    if (rc == 0)
-        return fs_fail(err, FS_EDATA, "%s:1: empty file; expected the header \"%s\"", in->path,
-                       header);
-    if (rc > 0 && strcmp(s, header) != 0)
-        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\"", in->path, header);
-    while (rc > 0 && (rc = rd_next(in, &s, err)) > 0) {
+    int rc = rd_header(in, header, err);
+    if (rc < 0)
+        return rc;
+    while ((rc = rd_next(in, &s, err)) > 0) {
         struct rd_row r = {in->path, in->lineno, err};
         if (rd_blank(s))
             continue;

@@ -161,6 +161,20 @@ int rd_next(struct rd_lines *in, char **s, struct fs_err *err)
     return 1;
 }
 
+int rd_header(struct rd_lines *in, const char *header, struct fs_err *err)
+{
+    char *s;
+    int rc = rd_next(in, &s, err);
+    if (rc == 0)
+        return fs_fail(err, FS_EDATA, "%s:1: empty file; expected the header \"%s\"", in->path,
+                       header);
+    if (rc < 0)
+        return rc;
+    if (strcmp(s, header) != 0)
+        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\"", in->path, header);
+    return 0;
+}
+
 int rd_count_row(struct rd_lines *in, struct fs_err *err)
 {
     if (++in->rows > RD_MAX_ROWS)

@@ -44,6 +44,10 @@ void rd_close(struct rd_lines *in); /* a zeroed or closed reader is fine */
  * bytes or with a NUL byte (binary data), FS_ENOINPUT on a read error. */
 int rd_next(struct rd_lines *in, char **s, struct fs_err *err);
 
+/* Read line 1, which must be header exactly.  RET: 0, or FS_EDATA naming
+ * the file (empty, or a different header), or rd_next's error. */
+int rd_header(struct rd_lines *in, const char *header, struct fs_err *err);
+
 /* Count one more data row.  RET: 0, or FS_EDATA past RD_MAX_ROWS. */
 int rd_count_row(struct rd_lines *in, struct fs_err *err);
 

@@ -194,7 +194,7 @@ static CU_TestInfo gen_tests[] = {
 int main(void)
 {
     CU_SuiteInfo suites[] = {
-        {"generator", setup, NULL, NULL, NULL, gen_tests},
+        {"generator", wl_setup, NULL, NULL, NULL, gen_tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_gen", suites);

@@ -11,17 +11,13 @@
 #include "../sim/readers.h"
 #include "../sim/scenario.h"
 #include "testutil.h"
+#include "wl_util.h"
 
 static struct gpu_catalog *cat;
 
 static int setup(void)
 {
-    struct fs_err e = {0};
-    if (gpu_catalog_load(tu_path("models/data/gpus.json"), &cat, &e)) {
-        fprintf(stderr, "%s\n", e.msg);
-        return 1;
-    }
-    return 0;
+    return tu_load_catalog(&cat);
 }
 
 static int teardown(void)
@@ -100,25 +96,6 @@ static void expect_err(const char *format, const char *text, const char *sub)
     expect_bytes(format, text, strlen(text), FS_EDATA, sub);
 }
 
-/* Fields the native CSV carries, equal (doubles bit for bit).  RET: the
- * number of differing jobs. */
-static size_t count_diffs(const struct workload *a, const struct workload *b)
-{
-    if (a->n != b->n)
-        return a->n > b->n ? a->n : b->n;
-    size_t d = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const struct job *x = &a->jobs[i], *y = &b->jobs[i];
-        d += x->id != y->id || x->submit != y->submit || x->kind != y->kind ||
-             strcmp(a->teams[x->team], b->teams[y->team]) != 0 || x->gpus != y->gpus ||
-             x->milli != y->milli || x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib ||
-             memcmp(&x->gpu_mem_gb, &y->gpu_mem_gb, sizeof(double)) != 0 ||
-             x->allowed != y->allowed || x->ref_type != y->ref_type ||
-             memcmp(&x->work, &y->work, sizeof(double)) != 0;
-    }
-    return d;
-}
-
 /* Read text as format, write native, read that back: the same jobs. */
 static void round_trip(const char *format, const char *text)
 {
@@ -127,16 +104,9 @@ static void round_trip(const char *format, const char *text)
     workload_init(&w);
     workload_init(&back);
     CU_ASSERT_EQUAL_FATAL(read_as(format, text, NULL, &w, NULL, &e), 0);
-    char *p = tmp_bytes("", 0);
-    FILE *f = fopen(p, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(workload_write_native(f, &w, cat), 0);
-    fclose(f);
-    CU_ASSERT_EQUAL(workload_read_native(p, cat, &back, &e), 0);
+    CU_ASSERT_EQUAL(write_and_read(cat, &w, &back, NULL, 0), 0);
     CU_ASSERT(w.n > 0);
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
-    unlink(p);
-    free(p);
     workload_free(&w);
     workload_free(&back);
 }

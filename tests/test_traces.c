@@ -17,12 +17,7 @@ static struct gpu_catalog *cat;
 
 static int setup(void)
 {
-    struct fs_err e = {0};
-    if (gpu_catalog_load(tu_path("models/data/gpus.json"), &cat, &e)) {
-        fprintf(stderr, "%s\n", e.msg);
-        return 1;
-    }
-    return 0;
+    return tu_load_catalog(&cat);
 }
 
 static int teardown(void)

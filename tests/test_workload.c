@@ -60,7 +60,7 @@ static void test_round_trip(void)
     workload_init(&back);
     workload_init(&again);
     CU_ASSERT_EQUAL_FATAL(read_text(text, &w, &e), 0);
-    CU_ASSERT_EQUAL_FATAL(write_and_read(&w, &back, out, sizeof out), 0);
+    CU_ASSERT_EQUAL_FATAL(write_and_read(&wl_cat, &w, &back, out, sizeof out), 0);
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2,0.000001,finetune,t1,3,0.1,h100-sxm|a100-sxm-80,"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n1,86400.250000,train,t2,4096,141,,1e+15,h200-sxm\n"));
@@ -71,7 +71,7 @@ static void test_round_trip(void)
                          .team_names = {"gen"}, .team_weights = {1}, .ref_type = 3};
     workload_generate(&s, 11, &again);
     workload_free(&back);
-    CU_ASSERT_EQUAL_FATAL(write_and_read(&again, &back, NULL, 0), 0);
+    CU_ASSERT_EQUAL_FATAL(write_and_read(&wl_cat, &again, &back, NULL, 0), 0);
     CU_ASSERT_EQUAL(count_diffs(&again, &back), 0);
     workload_free(&w);
     workload_free(&back);
@@ -87,15 +87,15 @@ static void test_write_errors(void)
     workload_add(&w, &j);
     FILE *f = fopen("/dev/full", "w");
     if (f) { /* every write fails with ENOSPC */
-        CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_ECANTCREAT);
+        CU_ASSERT_EQUAL(workload_write_native(f, &w, &wl_cat), FS_ECANTCREAT);
         fclose(f);
     }
     const char *path = tu_tmpfile(".csv", "");
     f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), 0);
-    w.jobs[0].ref_type = cat.n; /* not a catalog type: nothing sensible to write */
-    CU_ASSERT_EQUAL(workload_write_native(f, &w, &cat), FS_EINTERNAL);
+    CU_ASSERT_EQUAL(workload_write_native(f, &w, &wl_cat), 0);
+    w.jobs[0].ref_type = wl_cat.n; /* not a catalog type: nothing sensible to write */
+    CU_ASSERT_EQUAL(workload_write_native(f, &w, &wl_cat), FS_EINTERNAL);
     fclose(f);
     unlink(path);
     workload_free(&w);
@@ -209,11 +209,11 @@ static void test_bad_bytes(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     fwrite(nul, 1, sizeof nul - 1, f);
     fclose(f);
-    expect_msg(workload_read_native(path, &cat, &w, &e), FS_EDATA, &e, ":3: NUL byte in line");
+    expect_msg(workload_read_native(path, &wl_cat, &w, &e), FS_EDATA, &e, ":3: NUL byte in line");
     unlink(path);
-    expect_msg(workload_read_native("/nonexistent/jobs.csv", &cat, &w, &e), FS_ENOINPUT, &e,
+    expect_msg(workload_read_native("/nonexistent/jobs.csv", &wl_cat, &w, &e), FS_ENOINPUT, &e,
                "/nonexistent/jobs.csv: cannot open: No such file or directory");
-    expect_msg(workload_read_native("/tmp", &cat, &w, &e), FS_ENOINPUT, &e,
+    expect_msg(workload_read_native("/tmp", &wl_cat, &w, &e), FS_ENOINPUT, &e,
                "/tmp: cannot read: Is a directory");
     CU_ASSERT_EQUAL(w.n, 0);
     workload_free(&w);
@@ -348,7 +348,7 @@ static void test_spec_columns(void)
     CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].work, 0, 0); /* derived later from the tokens */
     CU_ASSERT_EQUAL(w.jobs[1].method, JOB_METHOD_NONE);
     CU_ASSERT_EQUAL(w.jobs[2].method, JOB_METHOD_LORA);
-    CU_ASSERT_EQUAL(write_and_read(&w, &back, text, sizeof text), 0);
+    CU_ASSERT_EQUAL(write_and_read(&wl_cat, &w, &back, text, sizeof text), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",model_params_b,tokens,method\n"));
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
     workload_free(&back);
@@ -397,7 +397,7 @@ static void test_share_columns(void)
     CU_ASSERT_EQUAL(w.jobs[0].mem_mib, 12288);
     CU_ASSERT_EQUAL(w.jobs[1].gpus, 0);
     CU_ASSERT_EQUAL(w.jobs[2].milli, GPU_MILLI);
-    CU_ASSERT_EQUAL(write_and_read(&w, &back, text, sizeof text), 0);
+    CU_ASSERT_EQUAL(write_and_read(&wl_cat, &w, &back, text, sizeof text), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",gpu_milli,cpu_milli,mem_mib\n"));
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
     CU_ASSERT(back.jobs[0].milli == 460 && back.jobs[1].cpu_milli == 2000);
@@ -456,8 +456,8 @@ static CU_TestInfo csv_tests[] = {
 int main(void)
 {
     CU_SuiteInfo suites[] = {
-        {"workload", setup, NULL, NULL, NULL, list_tests},
-        {"native csv", setup, NULL, NULL, NULL, csv_tests},
+        {"workload", wl_setup, NULL, NULL, NULL, list_tests},
+        {"native csv", wl_setup, NULL, NULL, NULL, csv_tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_workload", suites);

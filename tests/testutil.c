@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include "../base/base.h"
+#include "../models/gpu.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -26,6 +27,16 @@ int tu_run(const char *name, CU_SuiteInfo *suites)
     CU_cleanup_registry();
     printf("%s: %u tests run, %s\n", name, ran, failed ? "FAILED" : "ok");
     return failed || ran == 0 ? 1 : 0;
+}
+
+int tu_load_catalog(struct gpu_catalog **out)
+{
+    struct fs_err e = {0};
+    if (gpu_catalog_load(tu_path("models/data/gpus.json"), out, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    return 0;
 }
 
 const char *tu_path(const char *rel)

@@ -10,6 +10,11 @@
  * before the registry is cleaned up. */
 int tu_run(const char *name, CU_SuiteInfo *suites);
 
+/* Load the shipped GPU catalog (models/data/gpus.json) into *out, printing
+ * the error.  RET: 0, or 1 for a CUnit suite setup to fail with. */
+struct gpu_catalog;
+int tu_load_catalog(struct gpu_catalog **out);
+
 /* Path of a file in the source tree, made from the test binary's working
  * directory (make check runs from the repository root). */
 const char *tu_path(const char *rel);

@@ -9,21 +9,21 @@
 #include "testutil.h"
 
 /* A catalog built in memory: this suite tests the workload, not the loader. */
-struct gpu_catalog cat;
+struct gpu_catalog wl_cat;
 
-int setup(void)
+int wl_setup(void)
 {
     static const struct {
         const char *name;
         double tflops, mem;
     } t[] = {{"h100-sxm", 989, 80}, {"h200-sxm", 989, 141},
              {"a100-sxm-80", 312, 80}, {"rtx4090", 165, 24}};
-    cat.n = (int)FS_ARRAY_LEN(t);
-    for (int i = 0; i < cat.n; i++) {
-        snprintf(cat.types[i].name, sizeof cat.types[i].name, "%s", t[i].name);
-        cat.types[i].bf16_tflops = t[i].tflops;
-        cat.types[i].memory_gb = t[i].mem;
-        cat.names[i] = cat.types[i].name;
+    wl_cat.n = (int)FS_ARRAY_LEN(t);
+    for (int i = 0; i < wl_cat.n; i++) {
+        snprintf(wl_cat.types[i].name, sizeof wl_cat.types[i].name, "%s", t[i].name);
+        wl_cat.types[i].bf16_tflops = t[i].tflops;
+        wl_cat.types[i].memory_gb = t[i].mem;
+        wl_cat.names[i] = wl_cat.types[i].name;
     }
     return 0;
 }
@@ -33,7 +33,7 @@ int setup(void)
 int read_text(const char *text, struct workload *w, struct fs_err *e)
 {
     const char *path = tu_tmpfile(".csv", text);
-    int rc = workload_read_native(path, &cat, w, e);
+    int rc = workload_read_native(path, &wl_cat, w, e);
     unlink(path);
     return rc;
 }
@@ -61,13 +61,13 @@ size_t count_diffs(const struct workload *a, const struct workload *b)
 }
 
 /* Write w to a temporary file and read it back into *back. */
-int write_and_read(const struct workload *w, struct workload *back, char *text,
-                          size_t text_size)
+int write_and_read(const struct gpu_catalog *cat, const struct workload *w, struct workload *back,
+                   char *text, size_t text_size)
 {
     const char *path = tu_tmpfile(".csv", "");
     FILE *f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(workload_write_native(f, w, &cat), 0);
+    CU_ASSERT_EQUAL(workload_write_native(f, w, cat), 0);
     fclose(f);
     if (text) {
         f = fopen(path, "r");
@@ -76,7 +76,7 @@ int write_and_read(const struct workload *w, struct workload *back, char *text,
         fclose(f);
     }
     struct fs_err e = {0};
-    int rc = workload_read_native(path, &cat, back, &e);
+    int rc = workload_read_native(path, cat, back, &e);
     unlink(path);
     if (rc)
         printf("\n  read back: %s\n", e.msg);

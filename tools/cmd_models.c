@@ -72,6 +72,14 @@ static cJSON *build(const struct model_set *ms)
             cJSON_AddNumberToObject(o, cat->types[t].name, perf_relative(pm, w, t, pm->ref));
     }
 
+    cJSON *shares = cJSON_AddObjectToObject(root, "workload_shares");
+    for (int w = 0; w < pm->n; w++) {
+        cJSON *o = cJSON_AddObjectToObject(shares, pm->w[w].name);
+        for (int k = 0; k < PERF_RESOURCES; k++)
+            cJSON_AddNumberToObject(o, perf_resource_names[k], pm->w[w].share[k]);
+        cJSON_AddNumberToObject(o, "comm_share", pm->w[w].comm_share);
+    }
+
     cJSON *mem = cJSON_AddObjectToObject(root, "memory_fit");
     for (size_t i = 0; i < FS_ARRAY_LEN(ref_models); i++)
         for (size_t k = 0; k < FS_ARRAY_LEN(ref_jobs); k++) {
