@@ -84,6 +84,36 @@ double cost_commit_discount(const struct cost_prices *p, enum cost_commit c)
     return 0;
 }
 
+const char *const cost_billing_names[COST_BILLINGS] = {"owned", "leased", "cloud"};
+const char *const cost_commit_names[3] = {"none", "1y", "3y"};
+const char *const cost_idle_names[2] = {"proportional", "separate"};
+
+double cost_gpu_month(const struct cost_prices *p, const struct node_catalog *nodes,
+                      const struct node_template *nt, int gpu, enum cost_billing b,
+                      enum cost_commit c)
+{
+    const struct cost_gpu_price *g = cost_gpu_price(p, gpu);
+    switch (b) {
+    case COST_OWNED: {
+        double capex = nt && nt->gpus > 0 ? cost_node_capex(p, nodes, nt) / nt->gpus
+                       : g ? g->purchase.value * (1 + p->server_overhead.value) : -1;
+        if (capex < 0)
+            return -1;
+        struct cost_owned_terms t = cost_owned_terms(p, 1);
+        return cost_owned(capex, COST_MONTH_USEC, 0, &t).total_usd;
+    }
+    case COST_LEASED:
+        return g && g->lease_month.source >= 0 ? g->lease_month.value : -1;
+    case COST_CLOUD:
+        return g && g->cloud_hour.source >= 0
+                   ? cost_cloud(g->cloud_hour.value, cost_commit_discount(p, c), COST_MONTH_HOURS)
+                   : -1;
+    case COST_BILLINGS:
+        break;
+    }
+    return -1;
+}
+
 double cost_cloud(double usd_per_gpu_hour, double discount, double gpu_hours)
 {
     return gpu_hours * usd_per_gpu_hour * (1 - discount);

@@ -152,11 +152,31 @@ double cost_leased(double usd_per_gpu_month, int gpus, fs_time period);
 
 enum cost_commit { COST_ON_DEMAND, COST_COMMIT_1Y, COST_COMMIT_3Y };
 
+
 /* The discount p gives commitment c: 0 on demand, commit_1y or commit_3y. */
 double cost_commit_discount(const struct cost_prices *p, enum cost_commit c);
 
 /* gpu_hours x usd_per_gpu_hour x (1 - discount). */
 double cost_cloud(double usd_per_gpu_hour, double discount, double gpu_hours);
+
+/* --- how a fleet is paid for --------------------------------------------- */
+
+enum cost_billing { COST_OWNED, COST_LEASED, COST_CLOUD, COST_BILLINGS };
+extern const char *const cost_billing_names[COST_BILLINGS]; /* "owned", "leased", "cloud" */
+extern const char *const cost_commit_names[3];              /* "none", "1y", "3y" */
+extern const char *const cost_idle_names[2];                /* "proportional", "separate" */
+
+/* What one GPU of type gpu costs per 730-h month of capacity under billing
+ * b (energy excluded: owned fleets pay it by use, see cost_owned):
+ *   owned   the capex of the server template nt per GPU, amortized, plus
+ *           maintenance (cost_owned over one month with no energy);
+ *   leased  the lease price per GPU-month;
+ *   cloud   the hourly price x 730 h x (1 - the commitment's discount),
+ *           the instance kept for the whole month.
+ * RET: USD, or -1 when p has no such price. */
+double cost_gpu_month(const struct cost_prices *p, const struct node_catalog *nodes,
+                      const struct node_template *nt, int gpu, enum cost_billing b,
+                      enum cost_commit c);
 
 /* --- attribution ----------------------------------------------------------- */
 

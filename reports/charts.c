@@ -108,7 +108,7 @@ void charts_wait(FILE *f, const struct sim *s)
     free(w);
 }
 
-static void gp_head(FILE *f, int k)
+void charts_gp_head(FILE *f, const char *name, const char *title)
 {
     fprintf(f, "# %s.gp - %s (fleetsim).\n"
                "# Render with: gnuplot %s.gp   (writes %s.png from %s.csv)\n"
@@ -122,10 +122,12 @@ static void gp_head(FILE *f, int k)
                "set title '%s'\n"
                "set grid\n"
                "set key outside right top\n",
-            report_chart_names[k], chart_titles[k], report_chart_names[k], report_chart_names[k],
-            report_chart_names[k], report_chart_names[k], report_chart_names[k], report_chart_names[k],
-            report_chart_names[k], report_chart_names[k], report_chart_names[k], report_chart_names[k],
-            report_chart_names[k], chart_titles[k]);
+            name, title, name, name, name, name, name, name, name, name, name, name, name, title);
+}
+
+static void gp_head(FILE *f, int k)
+{
+    charts_gp_head(f, report_chart_names[k], chart_titles[k]);
 }
 
 void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes)
@@ -182,13 +184,12 @@ static const char *base(const char *path)
 
 /* Run gnuplot in dir on the script gp (paths in dir), reading data and
  * writing png; RET: 0 when it exited 0 and the image is not empty. */
-int charts_render(const char *gnuplot, const char *dir, int k, const char *gp, const char *data,
-                  const char *png)
+int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
+                  const char *data, const char *png)
 {
     char expr[512];
     /* The temporary names are ours: ".NAME.tmp", no quotes. */
-    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", report_chart_names[k], base(data),
-             report_chart_names[k], base(png));
+    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", name, base(data), name, base(png));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)

@@ -86,8 +86,14 @@ void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes);
 /* The gnuplot to run, or NULL when there is none (static buffer). */
 const char *charts_gnuplot(void);
 
-/* Render chart k.  RET: 0 when the image was written. */
-int charts_render(const char *gnuplot, const char *dir, int k, const char *gp, const char *data,
-                  const char *png);
+/* The head of a chart script NAME.gp: reads NAME.csv (or $NAME_data),
+ * writes NAME.png (or $NAME_out) with pngcairo at 900x420. */
+void charts_gp_head(FILE *f, const char *name, const char *title);
+
+/* Render the chart NAME: run gnuplot in dir on the script gp with
+ * NAME_data and NAME_out set to data and png (all in dir).
+ * RET: 0 when the image was written. */
+int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
+                  const char *data, const char *png);
 
 #endif

@@ -256,7 +256,8 @@ static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, in
     int size = s->cl->types[t].max_gpus;
     int32_t k = 0;
     for (int32_t n = cluster_next(s->cl, t, size, -1); n >= 0 && k < m; n = cluster_next(s->cl, t, size, n))
-        if (cluster_host_fits(s->cl, n, j->cpu_milli, j->mem_mib) && !filtered(s->policy, &c, j, n))
+        if (cluster_host_fits(s->cl, n, j->cpu_milli, j->mem_mib) &&
+            (s->policy->one_node || !filtered(s->policy, &c, j, n)))
             out[k++] = n;
     return k == m;
 }
@@ -274,7 +275,7 @@ static void choose_gang(struct sched *s, const struct job *j, int32_t t, struct 
     if (!found)
         return;
     struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
-    int sc = score_of(s->policy, &c, j, first);
+    int sc = s->policy->one_node ? 0 : score_of(s->policy, &c, j, first);
     if (better(s, best, sc, first))
         keep(best, sc, first, t);
 }
@@ -326,7 +327,7 @@ static bool try_place(struct sched *s, struct job *j)
             continue;
         if (j->gpus <= ct->max_gpus)
             choose_single(s, j, t, &best);
-        else if (!s->policy->one_node)
+        else if (!s->pods)
             choose_gang(s, j, t, &best);
     }
     if (best.node < 0)

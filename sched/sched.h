@@ -68,7 +68,9 @@ struct sched_policy {
     bool strict_order;
     bool first_in_bucket_wins;
     uint8_t ties;            /* enum sched_ties */
-    /* Every job on one node (a Kubernetes pod): no gangs of whole nodes. */
+    /* The filter and score judge single-node placements only (the FGD
+     * paper's policies): a job larger than a node takes the first fully
+     * free whole nodes of a type, lowest ids first, unjudged. */
     bool one_node;
     bool (*queue_less)(const struct job *a, const struct job *b);
     bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
@@ -105,6 +107,8 @@ struct sched {
     struct job **fresh;
     size_t nfresh, fresh_cap;
     bool freed;
+    bool pods;        /* every job on one node, as Kubernetes pods: no gangs
+                         (fill mode); set after sched_init */
     void *ctx;        /* the policy's state, from sched_prepare */
     uint64_t tie_rng; /* stream state for SCHED_TIES_RANDOM */
     int32_t *rank;    /* node id -> place in the run's shuffled order

@@ -195,6 +195,7 @@ int fill_run(const struct fill_spec *spec, struct fill_result *out, struct fs_er
     int rc = 0;
 
     sched_init(&s, cl, spec->policy);
+    s.pods = true;
     frag_target_build(&m, pool, spec->npods, FRAG_COVERAGE);
     frag_tracker_init(&ft, &m, cl);
     for (size_t i = 0; i < spec->npods; i++)

@@ -345,10 +345,52 @@ static int load_output(struct ctx *c, const cJSON *root)
     return 0;
 }
 
+/* A string from names[n], by index; absent leaves *out unchanged. */
+static int load_enum(struct ctx *c, const cJSON *o, const char *key, const char *const *names,
+                     int n, int *out)
+{
+    const char *v = NULL;
+    int rc = json_string(o, key, false, &v, c->file, "$.cost", c->err);
+    if (rc || !v)
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    char list[128] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    return fs_fail(c->err, FS_EDATA, "%s: $.cost.%s: \"%s\" is not one of %s", c->file, key, v, list);
+}
+
+static int load_cost(struct ctx *c, const cJSON *root)
+{
+    static const char *const keys[] = {"billing", "commit", "idle", "forecast_months", NULL};
+    const cJSON *o = NULL;
+    int billing = COST_OWNED, commit = COST_ON_DEMAND, idle = COST_IDLE_PROPORTIONAL;
+    int64_t months = 6;
+    int rc;
+    if ((rc = json_child(root, "cost", false, cJSON_Object, &o, c->file, "$", c->err)))
+        return rc;
+    if (o && ((rc = json_check_keys(o, keys, c->file, "$.cost", c->err)) ||
+              (rc = load_enum(c, o, "billing", cost_billing_names, COST_BILLINGS, &billing)) ||
+              (rc = load_enum(c, o, "commit", cost_commit_names, 3, &commit)) ||
+              (rc = load_enum(c, o, "idle", cost_idle_names, 2, &idle)) ||
+              (rc = json_int(o, "forecast_months", false, 0, 120, &months, c->file, "$.cost", c->err))))
+        return rc;
+    if (commit != COST_ON_DEMAND && billing != COST_CLOUD)
+        return fs_fail(c->err, FS_EDATA, "%s: $.cost.commit: a commitment applies to cloud billing only, "
+                       "not %s", c->file, cost_billing_names[billing]);
+    c->sc->cost = (struct scenario_cost){(enum cost_billing)billing, (enum cost_commit)commit,
+                                         (enum cost_idle_rule)idle, (int)months};
+    return 0;
+}
+
 static int load_header(struct ctx *c, const cJSON *root)
 {
     static const char *const keys[] = {"name", "description", "seed", "horizon_s", "catalog",
-                                       "fleet", "workload", "scheduler", "output", "pue", NULL};
+                                       "fleet", "workload", "scheduler", "output", "pue", "cost", NULL};
     const char *name = NULL, *desc = NULL;
     int64_t seed = 1;
     double horizon = -1;
@@ -457,15 +499,6 @@ static void unfit_reason(const struct cluster *cl, const struct job *j, char *bu
                  "has enough whole nodes of a size that divides it", j->gpus, max_node);
 }
 
-/* Does some allowed type have a node big enough for all of j? */
-static bool fits_one_node(const struct cluster *cl, const struct job *j)
-{
-    for (int t = 0; t < cl->cat->n; t++)
-        if (cl->types[t].max_gpus >= j->gpus && (!j->allowed || (j->allowed >> t & 1)))
-            return true;
-    return false;
-}
-
 /* A job no node of the fleet can ever host would wait forever: refuse it. */
 static int check_fits(struct ctx *c)
 {
@@ -475,14 +508,8 @@ static int check_fits(struct ctx *c)
         const struct job *j = &c->sc->wl.jobs[i];
         char why[256];
         bool fits = sched_fits_fleet(cl, j);
-        if (fits && !(c->sc->policy->one_node && !fits_one_node(cl, j)))
+        if (fits)
             continue;
-        if (fits) {
-            rc = fs_fail(c->err, FS_EDATA, "%s: job %lld needs %d GPUs, more than one node holds, and "
-                         "policy %s places every job on one node", c->sc->workload_source,
-                         (long long)j->id, j->gpus, c->sc->policy->name);
-            break;
-        }
         unfit_reason(cl, j, why, sizeof why);
         rc = fs_fail(c->err, FS_EDATA, "%s: job %lld can never run on this fleet: %s",
                      c->sc->workload_source, (long long)j->id, why);
@@ -503,7 +530,8 @@ int scenario_load(const char *path, const struct scenario_options *opt,
     if (rc || (rc = load_header(&c, root)) || (rc = load_models(&c, root)) ||
         (rc = json_number(root, "pue", false, 1, 5, &sc->pue, path, "$", err)) ||
         (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
-        (rc = load_output(&c, root)) || (rc = load_workload(&c, root)))
+        (rc = load_output(&c, root)) || (rc = load_cost(&c, root)) ||
+        (rc = load_workload(&c, root)))
         goto err;
     workload_sort(&sc->wl);
     if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_fits(&c)))

@@ -24,6 +24,14 @@ struct fleet_power {
     int psus_ok;                      /* healthy PSUs per node */
 };
 
+/* How the fleet is paid for and its cost shown ($.cost). */
+struct scenario_cost {
+    enum cost_billing billing;    /* default owned */
+    enum cost_commit commit;      /* cloud only; default none (on demand) */
+    enum cost_idle_rule idle;     /* default proportional */
+    int forecast_months;          /* default 6 */
+};
+
 struct scenario {
     char *path;                   /* the scenario file */
     char *name;
@@ -37,6 +45,7 @@ struct scenario {
     struct power_model *power;    /* power.json */
     struct cost_prices *prices;   /* prices.json */
     double pue;
+    struct scenario_cost cost;
     struct fleet_group *fleet;
     struct fleet_power *fleet_power;
     int nfleet;

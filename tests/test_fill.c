@@ -356,7 +356,12 @@ static void test_one_node(void)
                             .mem_mib = 262144};
     struct job j = pod(1, 4, 1000, 1000);
     struct sched *s = new_sched("fgd", &g, 1, &j, 1, 1);
+    s->pods = true;
     CU_ASSERT_FALSE(sched_try(s, &j));
+    s->pods = false; /* outside fill mode: a gang of two whole nodes */
+    CU_ASSERT_TRUE(sched_try(s, &j));
+    CU_ASSERT_EQUAL(j.nnodes, 2);
+    free(j.gang);
     free_sched(s);
 }
 

@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
     {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
+    {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report"},
     {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
     {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
     {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},

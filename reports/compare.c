@@ -1,0 +1,327 @@
+/* compare.c - runs side by side: compare.json and the comparison report
+ * (see compare.h). */
+#include "compare.h"
+
+#include <cjson/cJSON.h>
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doc.h"
+#include "output.h"
+#include "report.h"
+#include "report_cost.h"
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+uint64_t compare_fingerprint(const struct sim *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        int64_t f[7] = {j->id, j->submit, j->kind, j->team, j->gpus, j->milli,
+                        (int64_t)llround(j->work * 1e3)};
+        h = fnv(h, f, sizeof f);
+    }
+    return h;
+}
+
+static void describe_fleet(char *buf, size_t n, const struct sim *s, const struct metrics *m)
+{
+    buf[0] = '\0';
+    for (int t = 0; t < s->sc->cat->n; t++)
+        if (m->capacity[t])
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%lld %s", buf[0] ? ", " : "",
+                     (long long)m->capacity[t], s->sc->cat->types[t].name);
+}
+
+void compare_entry_fill(struct compare_entry *e, const struct sim *s, const struct metrics *m,
+                        const struct run_stats *st, enum cost_billing base_billing,
+                        enum cost_commit base_commit)
+{
+    const struct scenario *sc = s->sc;
+    memset(e, 0, sizeof *e);
+    snprintf(e->scenario, sizeof e->scenario, "%s", sc->path);
+    snprintf(e->policy, sizeof e->policy, "%s", sc->policy->name);
+    describe_fleet(e->fleet, sizeof e->fleet, s, m);
+    e->fingerprint = compare_fingerprint(s);
+    e->njobs = s->njobs;
+    e->st = *st;
+    e->energy_kwh = m->en.wall_j * sc->pue / 3.6e6;
+    for (int32_t n = 0; n < m->en.nnodes; n++)
+        e->psu_peak_pct = fmax(e->psu_peak_pct, 100 * m->en.psu[n].peak);
+    fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &e->cost);
+    struct fleet_cost as_base;
+    fleet_cost_compute(s, m, base_billing, base_commit, &as_base);
+    double gpus = (double)s->cl->gpus;
+    e->f = (struct cost_factors){
+        .month_usd = e->cost.month_usd,
+        .energy_month_usd = e->cost.energy_month_usd,
+        .gpus = gpus,
+        .gpu_h_per_h = st->window_s > 0 ? st->alloc_gpu_h / (st->window_s / 3600) : 0,
+        .utilization = st->utilization,
+        .price = e->cost.capacity_month_usd / gpus,
+        .price_as_base = as_base.ok ? as_base.capacity_month_usd / gpus : NAN,
+    };
+    e->waits = xmalloc((s->njobs + 1) * sizeof *e->waits);
+    for (size_t i = 0; i < s->njobs; i++)
+        if (s->jobs[i].start >= 0)
+            e->waits[e->nwaits++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
+    gsl_sort(e->waits, 1, e->nwaits);
+}
+
+void compare_entry_free(struct compare_entry *e)
+{
+    free(e->waits);
+    e->waits = NULL;
+}
+
+/* --- compare.json ----------------------------------------------------------- */
+
+static void num(cJSON *o, const char *k, double v)
+{
+    cJSON_AddItemToObject(o, k, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+static int write_json(FILE *f, const struct compare_entry *e, int n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject(), *mt = cJSON_CreateObject(), *sv = cJSON_CreateArray();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "name", e[i].name);
+        cJSON_AddStringToObject(o, "scenario", e[i].scenario);
+        cJSON_AddStringToObject(o, "policy", e[i].policy);
+        cJSON_AddStringToObject(o, "fleet", e[i].fleet);
+        cJSON_AddStringToObject(o, "billing", cost_billing_names[e[i].cost.billing]);
+        cJSON_AddStringToObject(o, "commit", cost_commit_names[e[i].cost.commit]);
+        cJSON_AddItemToObject(o, "metrics", mt);
+        num(mt, "utilization", e[i].st.utilization);
+        num(mt, "wait_p95_s", e[i].st.wait_p95);
+        num(mt, "wait_mean_s", e[i].st.wait_mean);
+        num(mt, "jct_mean_s", e[i].st.jct_mean);
+        num(mt, "energy_kwh", e[i].energy_kwh);
+        num(mt, "psu_peak_pct", e[i].psu_peak_pct);
+        bool ok = e[i].cost.ok;
+        num(mt, "cost_month_usd", ok ? e[i].cost.month_usd : NAN);
+        num(mt, "cost_window_usd", ok ? e[i].cost.window_usd : NAN);
+        num(mt, "cost_per_gpu_hour_usd", ok && e[i].cost.usd_per_gpu_h > 0 ? e[i].cost.usd_per_gpu_h : NAN);
+        num(mt, "idle_month_usd", ok ? e[i].cost.idle_month_usd : NAN);
+        num(mt, "gpus", e[i].f.gpus);
+        num(mt, "jobs", (double)e[i].njobs);
+        num(mt, "jobs_completed", (double)e[i].st.completed);
+        num(mt, "completed_gpu_hours", e[i].cost.completed_gpu_h);
+        cJSON_AddItemToObject(o, "savings", sv);
+        for (int k = 0; k < SAVE_COUNT; k++) {
+            cJSON *l = cJSON_CreateObject();
+            cJSON_AddStringToObject(l, "reason", saving_reasons[k]);
+            num(l, "usd_month", e[i].savings[k]);
+            cJSON_AddItemToArray(sv, l);
+        }
+        num(o, "savings_total_usd_month", e[i].savings_total);
+    }
+    char *text = cJSON_Print(arr);
+    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    free(text);
+    cJSON_Delete(arr);
+    return bad;
+}
+
+/* --- charts ------------------------------------------------------------------ */
+
+enum { CH_COST, CH_WAITS, CH_COUNT };
+static const char *const ch_names[CH_COUNT] = {"cost", "waits"};
+static const char *const ch_titles[CH_COUNT] = {"Cost per 730-h month (USD)",
+                                                "Job waits: fraction of started jobs waiting at most x"};
+
+static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct compare_entry *e, int n)
+{
+    fputs("name,capacity_usd_month,energy_usd_month\n", csv[CH_COST]);
+    for (int i = 0; i < n; i++)
+        fprintf(csv[CH_COST], "%s,%.2f,%.2f\n", e[i].name, e[i].cost.capacity_month_usd,
+                e[i].cost.energy_month_usd);
+    /* One block per run, two blank lines apart: gnuplot's "index". */
+    for (int i = 0; i < n; i++) {
+        fprintf(csv[CH_WAITS], "%s%s,fraction\n", i ? "\n\n" : "", e[i].name);
+        fprintf(csv[CH_WAITS], "0,0\n");
+        for (size_t k = 0; k < e[i].nwaits; k++)
+            fprintf(csv[CH_WAITS], "%.6f,%.6f\n", e[i].waits[k] / 3600,
+                    (double)(k + 1) / (double)e[i].nwaits);
+    }
+    charts_gp_head(gp[CH_COST], ch_names[CH_COST], ch_titles[CH_COST]);
+    fputs("set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+          "set boxwidth 0.6\nset ylabel 'USD per month'\nset yrange [0:*]\nset xtics rotate by -20\n"
+          "plot datafile using 2:xtic(1) title 'GPU capacity', '' using 3 title 'energy'\n",
+          gp[CH_COST]);
+    charts_gp_head(gp[CH_WAITS], ch_names[CH_WAITS], ch_titles[CH_WAITS]);
+    fprintf(gp[CH_WAITS], "set xlabel 'wait (h)'\nset ylabel 'fraction of started jobs'\n"
+                          "set yrange [0:1]\nset logscale x\nset xrange [0.01:*]\n"
+                          "plot for [i=0:%d] datafile index i using ($1 < 0.01 ? 0.01 : $1):2 "
+                          "with steps lw 2 title columnhead(1)\n",
+            n - 1);
+}
+
+/* --- the report ------------------------------------------------------------- */
+
+static void side_by_side(const struct doc *d, const struct compare_entry *e, int n)
+{
+    char h[10][64] = {"Run", "GPUs", "billing", "utilization", "p95 wait (h)", "mean JCT (h)",
+                      "energy (MWh)", "PSU peak (%)", "USD per month", "USD per completed GPU-h"};
+    doc_row(d, true, 10, h);
+    for (int i = 0; i < n; i++) {
+        const struct compare_entry *x = &e[i];
+        char bill[64];
+        snprintf(bill, sizeof bill, "%s%s%s", cost_billing_names[x->cost.billing],
+                 x->cost.billing == COST_CLOUD ? " " : "",
+                 x->cost.billing == COST_CLOUD ? cost_commit_names[x->cost.commit] : "");
+        doc_kv(d, x->name, "%.0f | %s | %.3f | %.2f | %.2f | %.2f | %.1f | %.2f | %.4f", x->f.gpus, bill,
+               x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600, x->energy_kwh / 1e3,
+               x->psu_peak_pct, x->cost.month_usd, x->cost.usd_per_gpu_h);
+    }
+    doc_table_end(d);
+    char f[4][64] = {"Run", "policy", "jobs completed", "fleet"};
+    doc_row(d, true, 4, f);
+    for (int i = 0; i < n; i++)
+        doc_kv(d, e[i].name, "%s | %zu of %zu | %.63s", e[i].policy, e[i].st.completed, e[i].njobs,
+               e[i].fleet);
+    doc_table_end(d);
+}
+
+static void savings(const struct doc *d, const struct compare_entry *e, int n)
+{
+    doc_heading(d, 2, "Savings against the baseline");
+    doc_para(d, "Each line is what the run saves per 730-h month against the baseline, %s, for one "
+                "reason; the lines add up to the total difference in monthly cost. A negative line "
+                "costs more. The capacity cost, GPUs x price per GPU, is GPU-hours needed per hour / "
+                "utilization x price; its difference is split over the billing model, the mix of GPU "
+                "types, the GPU-hours the work took and the utilization by the logarithmic mean Divisia "
+                "index (LMDI-I), which adds up exactly. Energy is its own line.",
+             e[0].name);
+    for (int k = 0; k < SAVE_COUNT; k++)
+        doc_para(d, "%s: %s.", saving_reasons[k], saving_explained[k]);
+    doc_para(d, "On one fleet, a better policy changes what the money buys more than the bill: compare "
+                "the USD per completed GPU-hour above.");
+    for (int i = 1; i < n; i++) {
+        char title[160];
+        snprintf(title, sizeof title, "%s vs %s", e[i].name, e[0].name);
+        doc_heading(d, 3, title);
+        char h[2][64] = {"Reason", "USD per month"};
+        doc_row(d, true, 2, h);
+        for (int k = 0; k < SAVE_COUNT; k++)
+            doc_kv(d, saving_reasons[k], "%.2f", e[i].savings[k]);
+        doc_kv(d, "total", "%.2f", e[i].savings_total);
+        doc_table_end(d);
+        double base = e[0].cost.month_usd;
+        doc_para(d, "%s costs %.2f USD a month against %.2f: %s %.1f %%.", e[i].name, e[i].cost.month_usd,
+                 base, e[i].savings_total >= 0 ? "a saving of" : "an increase of",
+                 base > 0 ? 100 * fabs(e[i].savings_total) / base : 0.0);
+    }
+}
+
+static void body(const struct doc *d, const struct compare_entry *e, int n, const struct scenario *sc0,
+                 const bool drawn[CH_COUNT], const char *tmp_png[CH_COUNT])
+{
+    doc_heading(d, 1, "fleetsim comparison");
+    doc_para(d, "The same workload (%zu jobs) run %d ways. The baseline is the first, %s (%s). Monthly "
+                "figures are for a 730-h month at the rate each run measured.",
+             e[0].njobs, n, e[0].name, e[0].scenario);
+    doc_heading(d, 2, "Side by side");
+    side_by_side(d, e, n);
+    bool costed = true;
+    for (int i = 0; i < n; i++)
+        if (!e[i].cost.ok) {
+            doc_para(d, "%s has no cost: %s.", e[i].name, e[i].cost.why);
+            costed = false;
+        }
+    if (costed)
+        savings(d, e, n);
+    doc_heading(d, 2, "Charts");
+    for (int k = 0; k < CH_COUNT; k++) {
+        if (drawn[k])
+            doc_image(d, ch_titles[k], ch_names[k], tmp_png[k]);
+        else
+            doc_para(d, "[chart not rendered: %s.png; gnuplot was not found or failed. Render it "
+                        "with: gnuplot %s.gp]", ch_names[k], ch_names[k]);
+    }
+    doc_para(d, "Definitions: utilization = allocated GPU-seconds / (GPUs x window); wait = start - "
+                "submit; JCT = end - submit; energy at the facility = wall energy x PUE; PSU peak = "
+                "highest load of any node's usable PSU capacity; USD per completed GPU-hour = monthly "
+                "cost x window months / GPU-hours of the jobs that completed.");
+    report_assumptions(d, sc0);
+}
+
+int compare_write(const char *dir, struct compare_entry *e, int n, const struct scenario *sc0,
+                  struct fs_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        e[i].savings_total = e[0].cost.month_usd - e[i].cost.month_usd;
+        cost_savings(&e[0].f, &e[i].f, e[i].savings);
+    }
+    enum { F_JSON, F_MD, F_HTML, F_CSV, F_GP = F_CSV + CH_COUNT, F_PNG = F_GP + CH_COUNT,
+           F_COUNT = F_PNG + CH_COUNT };
+    struct outfile out[F_COUNT] = {0};
+    char name[64];
+    int rc = out_mkdir(dir, err);
+    for (int k = 0; rc == 0 && k < F_COUNT; k++) {
+        if (k < F_CSV)
+            snprintf(name, sizeof name, "%s", (const char *[]){"compare.json", "report.md", "report.html"}[k]);
+        else
+            snprintf(name, sizeof name, "%s.%s", ch_names[(k - F_CSV) % CH_COUNT],
+                     (const char *[]){"csv", "gp", "png"}[(k - F_CSV) / CH_COUNT]);
+        rc = out_open(&out[k], dir, name, err);
+    }
+    if (rc)
+        goto done;
+    if (write_json(out[F_JSON].f, e, n)) {
+        rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write compare.json", dir);
+        goto done;
+    }
+    FILE *csv[CH_COUNT], *gp[CH_COUNT];
+    for (int k = 0; k < CH_COUNT; k++) {
+        csv[k] = out[F_CSV + k].f;
+        gp[k] = out[F_GP + k].f;
+    }
+    chart_data(csv, gp, e, n);
+    for (int k = F_CSV; k < F_COUNT; k++)
+        if ((rc = out_close(&out[k], err)))
+            goto done;
+    const char *gnuplot = charts_gnuplot();
+    bool drawn[CH_COUNT];
+    const char *png[CH_COUNT];
+    for (int k = 0; k < CH_COUNT; k++) {
+        png[k] = out[F_PNG + k].tmp;
+        drawn[k] = gnuplot && charts_render(gnuplot, dir, ch_names[k], out[F_GP + k].tmp,
+                                            out[F_CSV + k].tmp, png[k]) == 0;
+        if (!drawn[k])
+            out_discard(&out[F_PNG + k]);
+    }
+    for (int k = F_MD; k <= F_HTML; k++) {
+        struct doc d = {out[k].f, k == F_HTML};
+        doc_begin(&d, "fleetsim comparison");
+        body(&d, e, n, sc0, drawn, png);
+        doc_end(&d);
+    }
+    for (int k = 0; k < F_CSV; k++)
+        if ((rc = out_close(&out[k], err)))
+            goto done;
+    for (int k = 0; k < F_COUNT; k++) {
+        if (out[k].final && (rc = out_commit(&out[k], err))) {
+            while (k-- > 0)
+                if (out[k].final)
+                    unlink(out[k].final);
+            goto done;
+        }
+    }
+done:
+    for (int k = 0; k < F_COUNT; k++)
+        out_discard(&out[k]);
+    return rc;
+}

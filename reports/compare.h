@@ -1,0 +1,59 @@
+/* compare.h - the same workload run under several scenarios (fleets,
+ * billing, policies) side by side: compare.json, report.md and a
+ * self-contained report.html with charts, and the savings of each against
+ * the first, the baseline, split by reason (reports/costing.h).
+ *
+ * Files written to the output folder (each under a temporary name until
+ * every one is complete, then renamed; on error none is left):
+ *   compare.json           one object per run: name, scenario, policy,
+ *                          billing, metrics{...}, savings[{reason,
+ *                          usd_month}], savings_total_usd_month
+ *   report.md, report.html the side-by-side table, the savings, the charts,
+ *                          the assumptions
+ *   cost.gp + cost.csv     monthly cost by run (capacity and energy)
+ *   waits.gp + waits.csv   the wait CDF of every run
+ *   cost.png, waits.png    when gnuplot runs (report.h says how it is found)
+ */
+#ifndef FS_REPORTS_COMPARE_H
+#define FS_REPORTS_COMPARE_H
+
+#include "costing.h"
+#include "summary.h"
+
+struct compare_entry {
+    char name[96];
+    char scenario[256];            /* the scenario file */
+    char policy[32];
+    char fleet[256];               /* "32 h100-sxm, 16 h200-sxm" */
+    uint64_t fingerprint;          /* of the workload (compare_fingerprint) */
+    size_t njobs;
+    struct run_stats st;
+    double energy_kwh;             /* facility: wall x PUE */
+    double psu_peak_pct;           /* highest node PSU load, % of usable capacity */
+    struct fleet_cost cost;        /* under the scenario's billing */
+    struct cost_factors f;
+    double *waits;                 /* sorted, seconds; nwaits of them */
+    size_t nwaits;
+    double savings[SAVE_COUNT];    /* against the baseline, USD per month */
+    double savings_total;
+};
+
+/* A hash of the jobs as submitted (id, submit, kind, team, GPUs, share,
+ * work): equal for the same workload, whatever the fleet. */
+uint64_t compare_fingerprint(const struct sim *s);
+
+/* Fill e from the finished run s; base_billing/base_commit: the baseline's
+ * billing (the run's own for the baseline), to price this fleet as the
+ * baseline is paid for. */
+void compare_entry_fill(struct compare_entry *e, const struct sim *s, const struct metrics *m,
+                        const struct run_stats *st, enum cost_billing base_billing,
+                        enum cost_commit base_commit);
+void compare_entry_free(struct compare_entry *e);
+
+/* Compute every entry's savings against e[0], then write the files to dir.
+ * sc0: the baseline's scenario (for the assumptions).
+ * RET: 0, FS_ECANTCREAT with err filled. */
+int compare_write(const char *dir, struct compare_entry *e, int n, const struct scenario *sc0,
+                  struct fs_err *err);
+
+#endif

@@ -1,0 +1,172 @@
+/* costing.c - a run's cost, its teams, its demand forecast and the savings
+ * between two runs (see costing.h). */
+#include "costing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const saving_reasons[SAVE_COUNT] = {
+    "billing model", "cheaper GPU types", "fewer GPUs needed", "higher utilization", "energy",
+};
+
+const char *const saving_explained[SAVE_COUNT] = {
+    "the same GPUs paid for another way (owned, leased, cloud, commitment)",
+    "a lower price per GPU for the mix of types the work runs on",
+    "the work took fewer GPU-hours an hour: faster GPUs for it, or less of it done",
+    "a larger share of the fleet kept busy, so fewer GPUs for the same GPU-hours",
+    "electricity an owned fleet pays for (leases and clouds include it)",
+};
+
+/* GPU-microseconds job j held before end (0 when it never started). */
+static double job_gpu_us(const struct job *j, fs_time end)
+{
+    if (j->start < 0 || j->start >= end)
+        return 0;
+    fs_time stop = j->end >= 0 && j->end < end ? j->end : end;
+    return (double)metrics_job_milli(j) / GPU_MILLI * (double)(stop - j->start);
+}
+
+void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
+                        enum cost_commit c, struct fleet_cost *out)
+{
+    const struct scenario *sc = s->sc;
+    *out = (struct fleet_cost){.billing = b, .commit = c};
+    if (!sc->prices) {
+        snprintf(out->why, sizeof out->why, "the scenario has no prices");
+        return;
+    }
+    if (s->end <= 0) {
+        snprintf(out->why, sizeof out->why, "the run window is empty");
+        return;
+    }
+    /* Sum each node's price; a type's mean price follows. */
+    double type_usd[GPU_MAX_TYPES] = {0};
+    for (int32_t n = 0; n < s->cl->nnodes; n++) {
+        const struct node_template *nt = s->node_power[n]->node;
+        int t = s->cl->nodes[n].type;
+        double p = cost_gpu_month(sc->prices, sc->nodes, nt, t, b, c);
+        if (p < 0) {
+            snprintf(out->why, sizeof out->why, "%s has no %s price", sc->cat->types[t].name,
+                     cost_billing_names[b]);
+            return;
+        }
+        type_usd[t] += p * s->cl->nodes[n].gpus;
+    }
+    out->window_months = cost_months(s->end);
+    for (int t = 0; t < sc->cat->n; t++) {
+        if (!m->capacity[t])
+            continue;
+        out->gpu_month_usd[t] = type_usd[t] / (double)m->capacity[t];
+        out->capacity_month_usd += type_usd[t];
+        out->idle_month_usd += type_usd[t] * (1 - metrics_utilization(m, t, s->end));
+    }
+    if (b == COST_OWNED) {
+        struct cost_owned_terms terms = cost_owned_terms(sc->prices, sc->pue);
+        double month_kwh = m->en.wall_j / 3.6e6 / out->window_months; /* at the wall */
+        out->energy_month_usd = cost_owned(0, 0, month_kwh, &terms).energy_usd;
+        double per_month = 1 / terms.amortization_months + terms.maintenance_pct_year / 1200;
+        out->amortization_month_usd = out->capacity_month_usd / terms.amortization_months / per_month;
+        out->maintenance_month_usd = out->capacity_month_usd - out->amortization_month_usd;
+    }
+    out->month_usd = out->capacity_month_usd + out->energy_month_usd;
+    /* The window's bill: leases in whole months, the rest pro rata. */
+    out->window_usd = b == COST_LEASED
+                          ? out->capacity_month_usd * (double)cost_lease_months(s->end)
+                          : out->month_usd * out->window_months;
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->state == JOB_DONE && j->end <= s->end)
+            out->completed_gpu_h += job_gpu_us(j, s->end) / 3.6e9;
+    }
+    if (out->completed_gpu_h > 0)
+        out->usd_per_gpu_h = out->month_usd * out->window_months / out->completed_gpu_h;
+    out->ok = true;
+}
+
+int fleet_cost_teams(const struct sim *s, const struct fleet_cost *fc, struct team_cost *teams,
+                     double *idle_line, struct fs_err *err)
+{
+    const struct workload *wl = &s->sc->wl;
+    size_t n = wl->nteams;
+    double *used = xcalloc(n + 1, sizeof *used);
+    for (size_t k = 0; k < n; k++)
+        teams[k] = (struct team_cost){.team = wl->teams[k]};
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        double us = job_gpu_us(j, s->end);
+        if (us <= 0)
+            continue;
+        teams[j->team].gpu_h += us / 3.6e9;
+        used[j->team] += us * fc->gpu_month_usd[j->type];
+    }
+    /* Capacity in the same dollar-microseconds: every GPU over the window. */
+    double capacity = fc->capacity_month_usd * (double)s->end;
+    struct cost_share *shares = xcalloc(n + 1, sizeof *shares);
+    int rc = cost_attribute(used, (int)n, capacity, fc->month_usd, s->sc->cost.idle, shares,
+                            idle_line, err);
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        teams[k].share = shares[k];
+    free(shares);
+    free(used);
+    return rc;
+}
+
+int demand_forecast(const struct sim *s, int months, struct cost_forecast *fc,
+                    double *proj_gpu_h, double *today_gpu_h_month)
+{
+    const fs_time day = (fs_time)86400 * FS_USEC;
+    int days = (int)(s->end / day);
+    *today_gpu_h_month = 0;
+    if (days < 3)
+        return 0;
+    double *y = xcalloc((size_t)days, sizeof *y);
+    for (size_t i = 0; i < s->njobs; i++) {
+        const struct job *j = &s->jobs[i];
+        fs_time d = j->submit / day;
+        if (j->gpus > 0 && d < days)
+            y[d] += j->work * j->milli / GPU_MILLI / 3600;
+    }
+    const double per_month = COST_MONTH_HOURS / 24; /* days in a 730-h month */
+    for (int d = 0; d < days; d++)
+        *today_gpu_h_month += y[d] * per_month / days;
+    struct fs_err err = {0};
+    int rc = cost_forecast(y, days, 0, 0, fc, NULL, NULL, &err);
+    for (int k = 0; rc == 0 && k < months; k++) {
+        double mid = days - 0.5 + (k + 0.5) * per_month;
+        proj_gpu_h[k] = fmax(0, cost_trend_eval(&fc->fit[fc->pick], fc->pick, mid)) * per_month;
+    }
+    free(y);
+    return rc ? 0 : days;
+}
+
+/* The logarithmic mean of two positive numbers. */
+static double logmean(double a, double b)
+{
+    return fabs(a - b) < 1e-12 * fmax(a, b) ? a : (a - b) / (log(a) - log(b));
+}
+
+void cost_savings(const struct cost_factors *base, const struct cost_factors *alt,
+                  double line[SAVE_COUNT])
+{
+    double ca = base->month_usd - base->energy_month_usd;
+    double cb = alt->month_usd - alt->energy_month_usd;
+    memset(line, 0, SAVE_COUNT * sizeof *line);
+    line[SAVE_ENERGY] = base->energy_month_usd - alt->energy_month_usd;
+    /* base is billed its own way: price_as_base = price. */
+    double xa[4] = {base->price / base->price_as_base, base->price_as_base, base->gpu_h_per_h,
+                    1 / base->utilization};
+    double xb[4] = {alt->price / alt->price_as_base, alt->price_as_base, alt->gpu_h_per_h,
+                    1 / alt->utilization};
+    bool positive = ca > 0 && cb > 0;
+    for (int k = 0; k < 4; k++)
+        positive = positive && isfinite(xa[k]) && isfinite(xb[k]) && xa[k] > 0 && xb[k] > 0;
+    if (!positive) {
+        line[SAVE_GPU_TIME] = ca - cb;
+        return;
+    }
+    double l = logmean(ca, cb);
+    static const enum saving order[4] = {SAVE_BILLING, SAVE_TYPES, SAVE_GPU_TIME, SAVE_UTIL};
+    for (int k = 0; k < 4; k++)
+        line[order[k]] = l * log(xa[k] / xb[k]);
+}

@@ -1,0 +1,180 @@
+/* cmd_compare.c - `fleetsim compare`: the same workload under several
+ * scenarios or policies, side by side (reports/compare.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reports/compare.h"
+#include "../reports/metrics.h"
+#include "cli.h"
+
+#define COMPARE_MAX 64
+
+static int usage(int code)
+{
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [--seed N] [--catalog FILE] [--quiet]\n"
+               "       fleetsim compare SCENARIO --policies P1,P2,... [-o DIR] [...]\n\n"
+               "Run the same workload under each scenario (or SCENARIO under each policy) and write\n"
+               "compare.json, report.md and report.html (self-contained, with charts) to DIR\n"
+               "(default: out/compare-NAME).  The first run is the baseline: the report splits\n"
+               "each other run's monthly cost difference into savings by reason.\n\n"
+               "  -o, --output DIR      output folder (created if missing)\n"
+               "  -P, --policies LIST   comma-separated policies: fifo,best-fit,...\n"
+               "  -s, --seed N          override every scenario's seed\n"
+               "      --catalog FILE    GPU catalog for scenarios that name none\n"
+               "  -q, --quiet           print nothing but errors\n"
+               "  -h, --help            this help\n\n"
+               "Exit: 0 done, 64 usage, 65 bad data (including different workloads), 66 missing\n"
+               "input, 73 cannot write the output.\n");
+    return code;
+}
+
+/* A run's name fit for a CSV cell and a chart title. */
+static void set_name(struct compare_entry *e, const char *name, int i, const struct compare_entry *prev)
+{
+    snprintf(e->name, sizeof e->name, "%s", name);
+    for (char *p = e->name; *p; p++)
+        if (*p == ',' || *p == '\'' || *p == '"' || (unsigned char)*p < ' ')
+            *p = '_';
+    for (int k = 0; k < i; k++)
+        if (strcmp(prev[k].name, e->name) == 0) {
+            size_t len = strnlen(e->name, sizeof e->name - 8);
+            snprintf(e->name + len, sizeof e->name - len, " #%d", i + 1);
+            break;
+        }
+}
+
+/* Load and run one scenario into e[i]. */
+static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
+                   struct scenario **keep, struct fs_err *err)
+{
+    struct scenario *sc = NULL;
+    int rc = scenario_load(path, so, &sc, err);
+    if (rc)
+        return rc;
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    sim_observe(s, metrics_observer(m));
+    sim_run(s);
+    struct run_stats st;
+    run_stats_compute(s, m, &st);
+    enum cost_billing bb = i ? e[0].cost.billing : sc->cost.billing;
+    enum cost_commit bc = i ? e[0].cost.commit : sc->cost.commit;
+    compare_entry_fill(&e[i], s, m, &st, bb, bc);
+    set_name(&e[i], so->policy ? so->policy : sc->name, i, e);
+    metrics_free(m);
+    sim_free(s);
+    if (i > 0 && e[i].fingerprint != e[0].fingerprint)
+        rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
+                     "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
+                     e[0].njobs);
+    if (rc == 0 && keep && !*keep)
+        *keep = sc;
+    else
+        scenario_free(sc);
+    return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
+        {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
+        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct scenario_options so = {.catalog = NULL};
+    const char *dir = NULL;
+    char *policies = NULL;
+    bool quiet = false;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:P:s:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 'P': policies = optarg; break;
+        case 's': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (errno || *end || optarg[0] < '0' || optarg[0] > '9') {
+                fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", optarg);
+                return 64;
+            }
+            so.has_seed = true;
+            so.seed = v;
+            break;
+        }
+        case 'c': so.catalog = optarg; break;
+        case 'q': quiet = true; break;
+        case 'h': return usage(0);
+        case ':':
+            fprintf(stderr, "fleetsim: compare: option %s needs a value\n", argv[optind - 1]);
+            return usage(64);
+        default:
+            fprintf(stderr, "fleetsim: compare: unknown option %s\n", argv[optind - 1]);
+            return usage(64);
+        }
+    }
+    int nfiles = argc - optind;
+    if (policies ? nfiles != 1 : nfiles < 2) {
+        fprintf(stderr, "fleetsim: compare: expected %s, got %d scenario files\n",
+                policies ? "one SCENARIO with --policies" : "two or more scenario files", nfiles);
+        return usage(64);
+    }
+    if (!so.catalog)
+        so.catalog = cli_default_catalog();
+
+    /* The runs: one per file, or one per policy. */
+    char *list = policies ? xstrdup(policies) : NULL, *save = NULL;
+    const char *runs[COMPARE_MAX];
+    int n = 0;
+    if (list) {
+        for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save))
+            if (n < COMPARE_MAX)
+                runs[n++] = p;
+    } else {
+        for (int i = 0; i < nfiles && n < COMPARE_MAX; i++)
+            runs[n++] = argv[optind + i];
+    }
+    if (n < 2 || n >= COMPARE_MAX) {
+        fprintf(stderr, "fleetsim: compare: needs 2 to %d runs, got %d\n", COMPARE_MAX - 1, n);
+        free(list);
+        return usage(64);
+    }
+
+    static struct compare_entry e[COMPARE_MAX];
+    struct scenario *sc0 = NULL;
+    struct fs_err err = {0};
+    int rc = 0;
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < n && rc == 0; i++) {
+        const char *path = list ? argv[optind] : runs[i];
+        so.policy = list ? runs[i] : NULL;
+        rc = run_one(path, &so, e, i, &sc0, &err);
+        if (rc == 0 && !quiet)
+            fprintf(stderr, "  [%d/%d] %-24s utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", i + 1, n,
+                    e[i].name, e[i].st.utilization, e[i].st.wait_p95 / 3600, e[i].cost.month_usd);
+    }
+    char fallback[512];
+    if (rc == 0) {
+        if (!dir) {
+            snprintf(fallback, sizeof fallback, "out/compare-%s", sc0->name);
+            for (char *p = fallback + 4; *p; p++)
+                if (*p == '/')
+                    *p = '_';
+            dir = fallback;
+        }
+        rc = compare_write(dir, e, n, sc0, &err);
+        if (rc == 0 && !quiet)
+            fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", dir);
+    }
+    for (int i = 0; i < n; i++)
+        compare_entry_free(&e[i]);
+    scenario_free(sc0);
+    free(list);
+    return rc ? cli_fail(&err) : 0;
+}
