@@ -40,7 +40,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -76,6 +76,22 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
+
+# The shipped comparisons (scenarios/README.md): the Philly-like sample on
+# hourly cloud H100s under fifo vs a leased mixed fleet, the default
+# scenario under every policy, and the whole Philly trace when
+# ../shared/traces holds it.
+compare: $(FLEETSIM)
+	$(FLEETSIM) compare scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o out/compare-philly
+	$(FLEETSIM) compare scenarios/default.json --policies all -o out/compare-policies
+	@if [ -r ../shared/traces/philly/philly.csv ]; then \
+	  $(FLEETSIM) compare scenarios/compare/philly-full-cloud.json scenarios/compare/philly-full-leased.json -o out/compare-philly-full; \
+	else echo "compare: skipping the full Philly comparison: ../shared/traces/philly/philly.csv is absent"; fi
+
+# The reports opened in headless Chromium: every chart decodes and is not
+# blank (tests/browser/run.sh; skips when Chromium is absent).
+browser-test: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/browser/run.sh
 
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)

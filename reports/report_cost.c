@@ -133,6 +133,10 @@ static void forecast(const struct doc *d, const struct sim *s, const struct flee
                    f.fit[k].r2, f.fit[k].rmse, (int)f.pick == k ? "yes" : "no");
     }
     doc_table_end(d);
+    if (f.fit[f.pick].r2 < 0.5)
+        doc_para(d, "Weak trend: the picked fit explains %.0f %% of the day-to-day variation (R^2 %.3f), so "
+                    "the projection below extrapolates noise; a flat demand of %.1f GPU-hours a month is as "
+                    "defensible.", 100 * fmax(0, f.fit[f.pick].r2), f.fit[f.pick].r2, today);
     char p[4][64] = {"Month ahead", "reference GPU-hours", "vs today", "USD"};
     doc_row(d, true, 4, p);
     for (int k = 0; k < months; k++) {

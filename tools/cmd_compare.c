@@ -22,7 +22,10 @@ static int usage(int code)
                "(default: out/compare-NAME).  The first run is the baseline: the report splits\n"
                "each other run's monthly cost difference into savings by reason.\n\n"
                "  -o, --output DIR      output folder (created if missing)\n"
-               "  -P, --policies LIST   comma-separated policies: fifo,best-fit,...\n"
+               "  -P, --policies LIST   comma-separated policies, or all:");
+    for (size_t i = 0; sched_policies[i]; i++)
+        fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
+    fprintf(f, "\n"
                "  -s, --seed N          override every scenario's seed\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "  -q, --quiet           print nothing but errors\n"
@@ -132,13 +135,27 @@ int cmd_compare(int argc, char **argv)
     char *list = policies ? xstrdup(policies) : NULL, *save = NULL;
     const char *runs[COMPARE_MAX];
     int n = 0;
-    if (list) {
+    if (list && strcmp(list, "all") == 0) {
+        for (size_t i = 0; sched_policies[i] && n < COMPARE_MAX; i++)
+            runs[n++] = sched_policies[i]->name;
+    } else if (list) {
         for (char *p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save))
             if (n < COMPARE_MAX)
                 runs[n++] = p;
     } else {
         for (int i = 0; i < nfiles && n < COMPARE_MAX; i++)
             runs[n++] = argv[optind + i];
+    }
+    for (int i = 0; list && i < n; i++) {
+        if (sched_policy_find(runs[i]))
+            continue;
+        size_t np;
+        const char *const *names = sched_policy_names(&np);
+        const char *hint = fs_suggest(runs[i], names, np);
+        fprintf(stderr, "fleetsim: --policies: unknown policy \"%s\"%s%s%s\n", runs[i],
+                hint ? "; did you mean \"" : "", hint ? hint : "", hint ? "\"?" : "");
+        free(list);
+        return 64;
     }
     if (n < 2 || n >= COMPARE_MAX) {
         fprintf(stderr, "fleetsim: compare: needs 2 to %d runs, got %d\n", COMPARE_MAX - 1, n);

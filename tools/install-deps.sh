@@ -16,7 +16,7 @@ prog=${0##*/}
 
 usage() {
     cat <<EOF
-Usage: $prog [--check] [--with-mpi] [--help]
+Usage: $prog [--check] [--with-mpi] [--with-browser] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
@@ -25,6 +25,8 @@ Install the Debian packages fleetsim needs, skipping those already installed:
 Options:
   --check     install nothing; list missing packages and exit 1 if any
   --with-mpi  also require libopenmpi-dev and openmpi-bin
+  --with-browser
+              also require chromium (the headless report test, make browser-test)
   --help      show this help and exit
 
 Runs apt-get through sudo when not root.  Exit status: 0 all present,
@@ -37,10 +39,12 @@ say() { printf '%s: %s\n' "$prog" "$*" >&2; }
 
 check_only=0
 with_mpi=0
+with_browser=0
 for arg in "$@"; do
     case $arg in
     --check) check_only=1 ;;
     --with-mpi) with_mpi=1 ;;
+    --with-browser) with_browser=1 ;;
     -h | --help)
         usage
         exit 0
@@ -56,6 +60,9 @@ done
 packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev gnuplot-nox)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
+fi
+if ((with_browser)); then
+    packages+=(chromium)
 fi
 
 # Without dpkg we cannot ask the package manager, but we can still tell
@@ -75,6 +82,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     fi
     if ((with_mpi)); then
         command -v mpicc >/dev/null 2>&1 || missing+=("mpicc (Open MPI)")
+    fi
+    if ((with_browser)); then
+        command -v chromium >/dev/null 2>&1 || missing+=("chromium")
     fi
     if ((${#missing[@]} == 0)); then
         say "no apt-get/dpkg here, but everything fleetsim needs was found"

@@ -38,7 +38,7 @@ trap 'rm -rf "$tmp"' EXIT
 # A hung case must not hang make check.
 limit=()
 command -v timeout >/dev/null && limit=(timeout 60)
-outputs="summary.json jobs.csv timeseries.csv"
+outputs="summary.json jobs.csv timeseries.csv compare.json report.md report.html"
 passed=0 failed=0 n=0
 
 trim() { # the argument without leading and trailing blanks
