@@ -40,7 +40,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -74,6 +74,7 @@ run-check: $(FLEETSIM) $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -87,6 +88,11 @@ compare: $(FLEETSIM)
 	@if [ -r ../shared/traces/philly/philly.csv ]; then \
 	  $(FLEETSIM) compare scenarios/compare/philly-full-cloud.json scenarios/compare/philly-full-leased.json -o out/compare-philly-full; \
 	else echo "compare: skipping the full Philly comparison: ../shared/traces/philly/philly.csv is absent"; fi
+
+# The scheduler-quality gate: the suite against its baseline (exit 1 when a
+# metric got worse).  After an intended change: make regress UPDATE=1.
+regress: $(FLEETSIM)
+	$(FLEETSIM) regress scenarios/suite --baseline scenarios/regress-baseline.json $(if $(UPDATE),--update)
 
 # The reports opened in headless Chromium: every chart decodes and is not
 # blank (tests/browser/run.sh; skips when Chromium is absent).

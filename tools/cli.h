@@ -9,6 +9,7 @@
 /* Each subcommand: argv[0] is the subcommand's name.  RET: exit status. */
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_fill(int argc, char **argv);
