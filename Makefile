@@ -40,7 +40,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress bench fuzz fuzz-build
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -75,6 +75,8 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/signal/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -114,5 +116,56 @@ uninstall:
 
 clean:
 	rm -rf build build-san out
+
+# Throughput figures (bench/README.md): the event queue alone, synthetic
+# replays up to 1M jobs on 100k GPUs, the openb fill grid and the Philly
+# replay.  Several minutes; BENCH_RUNS and BENCH_MAX_JOBS trim it.
+BENCH_EVQ := $(BUILD)/bench/evq_bench
+
+$(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+bench: $(FLEETSIM) $(BENCH_EVQ)
+	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
+
+# Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
+# UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed
+# with cc's), each run FUZZ_SECONDS on a copy of its seed corpus.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP -g -O1 \
+                $(filter-out -Werror,$(WARN)) $(FUZZ_SAN) $(PKG_CFLAGS)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+# name:FUZZ_FORMAT (tests/fuzz/fuzz_reader.c); corpora in tests/fuzz/corpus/NAME
+FUZZ_READERS := native:1 openb:2 openb_nodes:3 philly:4 swf:5 azure:6
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_scenario $(foreach r,$(FUZZ_READERS),$(FUZZ_DIR)/fuzz_$(firstword $(subst :, ,$(r))))
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+define FUZZ_READER_RULE
+$(FUZZ_DIR)/obj/tests/fuzz/fuzz_$(1).o: tests/fuzz/fuzz_reader.c
+	@mkdir -p $$(dir $$@)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DFUZZ_FORMAT=$(2) -c $$< -o $$@
+
+$(FUZZ_DIR)/fuzz_$(1): $(FUZZ_DIR)/obj/tests/fuzz/fuzz_$(1).o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a
+	$$(FUZZ_CC) $$(FUZZ_SAN) -fsanitize=fuzzer -o $$@ $$^ $$(LIBS)
+endef
+$(foreach r,$(FUZZ_READERS),$(eval $(call FUZZ_READER_RULE,$(firstword $(subst :, ,$(r))),$(lastword $(subst :, ,$(r))))))
+
+fuzz-build: deps
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@FUZZ_BIN=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -37,6 +37,9 @@ static double time_on(const struct perf_model *pm, const struct perf_workload *w
 
 double perf_relative(const struct perf_model *pm, int w, int t, int ref)
 {
+    const double *m = pm->w[w].measured;
+    if (m[t] > 0 && m[ref] > 0)
+        return m[t] / m[ref];
     return time_on(pm, &pm->w[w], ref) / time_on(pm, &pm->w[w], t);
 }
 

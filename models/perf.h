@@ -25,6 +25,17 @@
  * and with the ratio of the reference NVLink bandwidth to the path's
  * bandwidth (NVLink or PCIe inside a node, the network between nodes).
  *
+ * Measured throughputs override the roofline where they exist.  A workload
+ * may carry "measured": {"GPU-TYPE": {"value": X, "source": "ID"}, ...},
+ * X > 0 the workload's throughput on one GPU of that type in any unit
+ * (samples/s, iterations/s), the same unit for every type of the workload
+ * (e.g. the per-job-type throughput matrix of Gavel, Narayanan et al.,
+ * OSDI 2020).  When both the target and the reference type of a
+ * perf_relative call are measured, the answer is their ratio; otherwise
+ * the roofline estimate.  The workload still needs shares (given, fitted
+ * or derived) for the types it was not measured on.  Unknown GPU names and
+ * values <= 0 are errors naming the file and the JSON path.
+ *
  * The caller owns the model and frees it with perf_model_free; the catalog
  * must outlive it.
  */
@@ -60,6 +71,8 @@ struct perf_workload {
     struct perf_point holdout[PERF_MAX_POINTS];
     double power_load;              /* load share for the power model; < 0: by kind */
     double batch;                   /* LLM inference batch, 0 for others */
+    double measured[GPU_MAX_TYPES]; /* throughput per GPU by catalog index,
+                                       any one unit; 0 = not measured */
 };
 
 struct perf_model {
@@ -85,7 +98,9 @@ int perf_workload_find(const struct perf_model *pm, const char *name);
 /* The default workload for a job kind name ("train"), or -1. */
 int perf_workload_for_kind(const struct perf_model *pm, const char *kind);
 
-/* Per-GPU speed of workload w on type t relative to type ref (> 0). */
+/* Per-GPU speed of workload w on type t relative to type ref (> 0): the
+ * ratio of the measured throughputs when both types are measured, else the
+ * roofline estimate. */
 double perf_relative(const struct perf_model *pm, int w, int t, int ref);
 
 /* Scaling efficiency (0,1] of workload w on gpus GPUs of type t spread over

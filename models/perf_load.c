@@ -130,10 +130,42 @@ static int load_llm(struct loader *L, const cJSON *obj, struct perf_workload *w,
     return 0;
 }
 
+/* "measured": {"GPU": {"value": X, "source": "ID"}, ...}: throughputs on
+ * one GPU of each type, X > 0, in one unit of the file's choosing. */
+static int load_measured(struct loader *L, const cJSON *obj, struct perf_workload *w, const char *path)
+{
+    const struct gpu_catalog *cat = L->pm->cat;
+    const cJSON *m;
+    char sub[128];
+    int rc;
+    snprintf(sub, sizeof sub, "%s.measured", path);
+    if (!cJSON_IsObject(obj))
+        return fs_fail(L->err, FS_EDATA, "%s: %s: expected an object", L->file, sub);
+    cJSON_ArrayForEach(m, obj) {
+        int g = gpu_catalog_find(cat, m->string);
+        if (g < 0) {
+            const char *hint = fs_suggest(m->string, cat->names, (size_t)cat->n);
+            return fs_fail(L->err, FS_EDATA, "%s: %s.%s: unknown GPU type \"%s\"%s%s%s", L->file, sub,
+                           m->string, m->string, hint ? "; did you mean \"" : "", hint ? hint : "",
+                           hint ? "\"?" : "");
+        }
+        if (w->measured[g] > 0)
+            return fs_fail(L->err, FS_EDATA, "%s: %s: duplicate GPU type \"%s\"", L->file, sub, m->string);
+        double v = 0;
+        if ((rc = json_sourced(obj, m->string, true, -HUGE_VAL, HUGE_VAL, L->sources, &v, L->file, sub, L->err)))
+            return rc;
+        if (!(v > 0))
+            return fs_fail(L->err, FS_EDATA, "%s: %s.%s.value: a throughput must be > 0, not %g",
+                           L->file, sub, m->string, v);
+        w->measured[g] = v;
+    }
+    return 0;
+}
+
 static int load_workload(struct loader *L, const cJSON *item, struct perf_workload *w, const char *path)
 {
     static const char *const keys[] = {"name", "precision", "shares", "fit", "holdout", "llm",
-                                       "comm_share", NULL};
+                                       "comm_share", "measured", NULL};
     const char *name = NULL, *precision = "bf16";
     const cJSON *shares = NULL, *fit = NULL, *llm = NULL, *holdout = NULL;
     int rc;
@@ -154,6 +186,9 @@ static int load_workload(struct loader *L, const cJSON *item, struct perf_worklo
     fit = cJSON_GetObjectItemCaseSensitive(item, "fit");
     llm = cJSON_GetObjectItemCaseSensitive(item, "llm");
     holdout = cJSON_GetObjectItemCaseSensitive(item, "holdout");
+    const cJSON *measured = cJSON_GetObjectItemCaseSensitive(item, "measured");
+    if (measured && (rc = load_measured(L, measured, w, path)))
+        return rc;
     if ((shares != NULL) + (fit != NULL) + (llm != NULL) != 1)
         return fs_fail(L->err, FS_EDATA, "%s: %s: give exactly one of \"shares\", \"fit\" and \"llm\"", L->file, path);
     if (holdout) {

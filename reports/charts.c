@@ -98,7 +98,7 @@ void charts_wait(FILE *f, const struct sim *s)
 {
     double *w = xmalloc((s->njobs + 1) * sizeof *w);
     size_t n = 0;
-    for (size_t i = 0; i < s->njobs; i++)
+    for (size_t i = 0; i < s->sc->nbatch; i++)
         if (s->jobs[i].start >= 0)
             w[n++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
     gsl_sort(w, 1, n);

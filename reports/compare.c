@@ -25,11 +25,16 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 uint64_t compare_fingerprint(const struct sim *s)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < s->njobs; i++) {
+    for (size_t i = 0; i < s->sc->nbatch; i++) { /* the jobs, not the replica slots */
         const struct job *j = &s->jobs[i];
         int64_t f[7] = {j->id, j->submit, j->kind, j->team, j->gpus, j->milli,
                         (int64_t)llround(j->work * 1e3)};
         h = fnv(h, f, sizeof f);
+    }
+    for (int k = 0; k < s->sc->nservices; k++) {
+        const struct service_spec *sp = &s->sc->services[k];
+        h = fnv(h, sp->name, strlen(sp->name));
+        h = fnv(h, &sp->params, sizeof sp->params);
     }
     return h;
 }
@@ -72,7 +77,7 @@ void compare_entry_fill(struct compare_entry *e, const struct sim *s, const stru
         .price_as_base = as_base.ok ? as_base.capacity_month_usd / gpus : NAN,
     };
     e->waits = xmalloc((s->njobs + 1) * sizeof *e->waits);
-    for (size_t i = 0; i < s->njobs; i++)
+    for (size_t i = 0; i < s->sc->nbatch; i++)
         if (s->jobs[i].start >= 0)
             e->waits[e->nwaits++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
     gsl_sort(e->waits, 1, e->nwaits);
@@ -119,6 +124,11 @@ static int write_json(FILE *f, const struct compare_entry *e, int n)
         num(mt, "jobs", (double)e[i].njobs);
         num(mt, "jobs_completed", (double)e[i].st.completed);
         num(mt, "completed_gpu_hours", e[i].cost.completed_gpu_h);
+        num(mt, "slo_attainment", e[i].st.slo_attainment);
+        num(mt, "service_downtime_s", e[i].st.svc_down_s);
+        num(mt, "evictions", (double)e[i].st.evictions);
+        num(mt, "migrations", (double)e[i].st.migrations);
+        num(mt, "lost_gpu_hours", e[i].st.lost_gpu_h);
         cJSON_AddItemToObject(o, "savings", sv);
         for (int k = 0; k < SAVE_COUNT; k++) {
             cJSON *l = cJSON_CreateObject();
@@ -173,18 +183,20 @@ static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct com
 
 static void side_by_side(const struct doc *d, const struct compare_entry *e, int n)
 {
-    char h[10][64] = {"Run", "GPUs", "billing", "utilization", "p95 wait (h)", "mean JCT (h)",
-                      "energy (MWh)", "PSU peak (%)", "USD per month", "USD per completed GPU-h"};
-    doc_row(d, true, 10, h);
+    char h[11][64] = {"Run", "GPUs", "billing", "utilization", "p95 wait (h)", "mean JCT (h)",
+                      "energy (MWh)", "PSU peak (%)", "USD per month", "USD per completed GPU-h",
+                      "SLO attainment"};
+    doc_row(d, true, 11, h);
     for (int i = 0; i < n; i++) {
         const struct compare_entry *x = &e[i];
         char bill[64];
         snprintf(bill, sizeof bill, "%s%s%s", cost_billing_names[x->cost.billing],
                  x->cost.billing == COST_CLOUD ? " " : "",
                  x->cost.billing == COST_CLOUD ? cost_commit_names[x->cost.commit] : "");
-        doc_kv(d, x->name, "%.0f | %s | %.3f | %.2f | %.2f | %.2f | %.1f | %.2f | %.4f", x->f.gpus, bill,
-               x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600, x->energy_kwh / 1e3,
-               x->psu_peak_pct, x->cost.month_usd, x->cost.usd_per_gpu_h);
+        doc_kv(d, x->name, "%.0f | %s | %.3f | %.2f | %.2f | %.2f | %.1f | %.2f | %.4f | %.4f", x->f.gpus,
+               bill, x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
+               x->energy_kwh / 1e3, x->psu_peak_pct, x->cost.month_usd, x->cost.usd_per_gpu_h,
+               x->st.slo_attainment);
     }
     doc_table_end(d);
     char f[4][64] = {"Run", "policy", "jobs completed", "fleet"};
@@ -254,7 +266,8 @@ static void body(const struct doc *d, const struct compare_entry *e, int n, cons
     doc_para(d, "Definitions: utilization = allocated GPU-seconds / (GPUs x window); wait = start - "
                 "submit; JCT = end - submit; energy at the facility = wall energy x PUE; PSU peak = "
                 "highest load of any node's usable PSU capacity; USD per completed GPU-hour = monthly "
-                "cost x window months / GPU-hours of the jobs that completed.");
+                "cost x window months / GPU-hours of work the completed jobs did, each measured on its "
+                "reference GPU; SLO attainment = output tokens served / demanded over every service.");
     report_assumptions(d, sc0);
 }
 

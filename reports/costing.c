@@ -18,13 +18,10 @@ const char *const saving_explained[SAVE_COUNT] = {
     "electricity an owned fleet pays for (leases and clouds include it)",
 };
 
-/* GPU-microseconds job j held before end (0 when it never started). */
+/* GPU-microseconds job j held before end, in all its segments. */
 static double job_gpu_us(const struct job *j, fs_time end)
 {
-    if (j->start < 0 || j->start >= end)
-        return 0;
-    fs_time stop = j->end >= 0 && j->end < end ? j->end : end;
-    return (double)metrics_job_milli(j) / GPU_MILLI * (double)(stop - j->start);
+    return j->seg < 0 ? 0 : job_gpus(j) * (double)job_ran(j, end);
 }
 
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
@@ -77,7 +74,7 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
     for (size_t i = 0; i < s->njobs; i++) {
         const struct job *j = &s->jobs[i];
         if (j->state == JOB_DONE && j->end <= s->end)
-            out->completed_gpu_h += job_gpu_us(j, s->end) / 3.6e9;
+            out->completed_gpu_h += j->work * j->milli / GPU_MILLI / 3600; /* reference GPU-hours */
     }
     if (out->completed_gpu_h > 0)
         out->usd_per_gpu_h = out->month_usd * out->window_months / out->completed_gpu_h;

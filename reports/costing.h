@@ -12,8 +12,12 @@
  *   month     capacity + energy.
  * The window bill applies the billing rules to the run's window: a lease is
  * billed in whole months with a one-month minimum, the rest pro rata.
- * Cost per completed GPU-hour = month x window months / GPU-hours of the
- * jobs that completed in the window (their GPUs x run time).
+ * Cost per completed GPU-hour = month x window months / GPU-hours of work
+ * the jobs that completed in the window did, each measured on its
+ * reference GPU (the work the trace or generator states, in reference
+ * GPU-seconds): a unit that does not depend on where the job ran, so work
+ * done on faster GPUs, with less waste (lost to preemption), or on a
+ * cheaper fleet shows as a lower price per unit of work.
  * Idle = the capacity cost of GPU time nobody was allocated: sum over types
  * of GPUs x price x (1 - utilization).
  *
@@ -43,7 +47,7 @@ struct fleet_cost {
     double amortization_month_usd, maintenance_month_usd; /* owned only */
     double idle_month_usd;
     double window_months, window_usd;
-    double completed_gpu_h, usd_per_gpu_h; /* usd_per_gpu_h: 0 when nothing completed */
+    double completed_gpu_h, usd_per_gpu_h; /* reference GPU-hours; 0 when nothing completed */
 };
 
 /* The cost of run s (ended; m its metrics) under billing b and commitment

@@ -163,8 +163,9 @@ void report_cost(const struct doc *d, const struct sim *s, const struct metrics 
              cost_billing_names[fc.billing], fc.billing == COST_CLOUD ? ", commitment " : "",
              fc.billing == COST_CLOUD ? cost_commit_names[fc.commit] : "", fc.window_months);
     cost_table(d, &fc);
-    doc_para(d, "Cost per completed GPU-hour: %.4f USD (%.1f GPU-hours of jobs that completed in the "
-                "window).", fc.usd_per_gpu_h, fc.completed_gpu_h);
+    doc_para(d, "Cost per completed GPU-hour: %.4f USD (%.1f GPU-hours of work, measured on each job's "
+                "reference GPU, done by the jobs that completed in the window).", fc.usd_per_gpu_h,
+             fc.completed_gpu_h);
     type_table(d, s, m, &fc);
     doc_para(d, "The same fleet billed each way:");
     billing_table(d, s, m);

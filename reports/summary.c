@@ -7,9 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../sim/service_run.h"
+
 static void count_states(const struct sim *s, struct run_stats *st)
 {
-    for (size_t i = 0; i < s->njobs; i++) {
+    for (size_t i = 0; i < s->sc->nbatch; i++) {
         switch (s->jobs[i].state) {
         case JOB_FUTURE: st->future++; break;
         case JOB_QUEUED: st->queued++; break;
@@ -17,7 +19,7 @@ static void count_states(const struct sim *s, struct run_stats *st)
         case JOB_DONE: st->completed++; break;
         }
     }
-    st->submitted = s->njobs - st->future;
+    st->submitted = s->sc->nbatch - st->future;
 }
 
 /* Mean and quantiles of x[0..n) (sorted in place); all 0 when n == 0. */
@@ -43,10 +45,10 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
 {
     *st = (struct run_stats){0};
     count_states(s, st);
-    double *wait = xmalloc((s->njobs + 1) * sizeof *wait);
-    double *jct = xmalloc((s->njobs + 1) * sizeof *jct);
+    double *wait = xmalloc((s->sc->nbatch + 1) * sizeof *wait);
+    double *jct = xmalloc((s->sc->nbatch + 1) * sizeof *jct);
     fs_time last_end = 0;
-    for (size_t i = 0; i < s->njobs; i++) {
+    for (size_t i = 0; i < s->sc->nbatch; i++) {
         const struct job *j = &s->jobs[i];
         if (j->start >= 0)
             wait[st->nwait++] = fs_to_seconds(j->start - j->submit);
@@ -72,6 +74,12 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->alloc_gpu_h = (double)alloc_us / GPU_MILLI / 3.6e9;
     st->utilization = s->end > 0 ? (double)alloc_us / ((double)cap * GPU_MILLI * (double)s->end) : 0;
     st->queue_mean = s->end > 0 ? (double)m->queue_us / (double)s->end : 0;
+    st->evictions = s->evictions;
+    st->migrations = s->migrations;
+    st->lost_gpu_h = s->lost_gpu_s / 3600;
+    st->slo_attainment = svc_attainment(s);
+    for (int k = 0; k < s->sc->nservices; k++)
+        st->svc_down_s += s->svc[k].down_s;
 }
 
 static cJSON *add_obj(cJSON *parent, const char *key)
@@ -108,6 +116,32 @@ static void add_psu_node(cJSON *arr, const struct sim *s, const struct energy *e
     add_num(o, "seconds_above_100pct", fs_to_seconds(p->above100_us));
     add_num(o, "overload_events", p->overloads);
     cJSON_AddItemToArray(arr, o);
+}
+
+/* Per service: demand, attainment, latency, downtime, replicas. */
+static void add_services(cJSON *root, const struct sim *s)
+{
+    cJSON *arr = cJSON_AddArrayToObject(root, "services");
+    for (int k = 0; k < s->sc->nservices; k++) {
+        const struct svc_run *r = &s->svc[k];
+        const struct service_spec *sp = &s->sc->services[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "name", sp->name);
+        add_num(o, "demand_tokens", r->st.demand_tokens);
+        add_num(o, "served_tokens", r->st.served_tokens);
+        add_num(o, "attainment", service_attainment(&r->st));
+        add_num(o, "mean_latency_s", r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0);
+        add_num(o, "slo_latency_s", sp->slo_latency_s);
+        add_num(o, "slo_met_fraction", r->demand_tokens > 0 && sp->slo_latency_s > 0
+                                            ? r->slo_tokens / r->demand_tokens : 1);
+        add_num(o, "short_s", r->st.short_s);
+        add_num(o, "downtime_s", r->down_s);
+        add_num(o, "replicas_mean", s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0);
+        add_num(o, "replicas_max", r->max_live);
+        add_num(o, "scale_ups", (double)r->st.scale_ups);
+        add_num(o, "scale_downs", (double)r->st.scale_downs);
+    }
 }
 
 static void add_energy(cJSON *root, const struct sim *s, const struct energy *e)
@@ -153,7 +187,7 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     add_by_type(fleet, "gpus_by_type", s, m, false);
 
     cJSON *jobs = add_obj(root, "jobs");
-    add_num(jobs, "total", (double)s->njobs);
+    add_num(jobs, "total", (double)s->sc->nbatch);
     add_num(jobs, "submitted", (double)st->submitted);
     add_num(jobs, "completed", (double)st->completed);
     add_num(jobs, "queued", (double)st->queued);
@@ -185,6 +219,12 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     add_num(q, "mean", st->queue_mean);
     add_num(q, "max", (double)m->queue_max);
     add_energy(root, s, &m->en);
+    cJSON *pre = add_obj(root, "preemption");
+    add_num(pre, "evictions", (double)st->evictions);
+    add_num(pre, "migrations", (double)st->migrations);
+    add_num(pre, "lost_gpu_hours", st->lost_gpu_h);
+    if (s->sc->nservices)
+        add_services(root, s);
     add_num(root, "events", (double)s->events);
     return root;
 }
@@ -212,10 +252,12 @@ static const char *const state_names[] = {"not_submitted", "queued", "running", 
 
 void summary_write_jobs(FILE *f, const struct sim *s)
 {
+    /* The batch jobs; service replicas are summarized per service. */
+    size_t n = s->sc->nbatch;
     const struct gpu_catalog *cat = s->sc->cat;
     fprintf(f, "id,kind,team,gpus,gpu_type,nodes,first_node,submit_s,start_s,end_s,"
                "wait_s,run_s,jct_s,state\n");
-    for (size_t i = 0; i < s->njobs; i++) {
+    for (size_t i = 0; i < n; i++) {
         const struct job *j = &s->jobs[i];
         fprintf(f, "%lld,%s,%s,%d,", (long long)j->id, job_kind_name(j->kind),
                 s->sc->wl.teams[j->team], j->gpus);
@@ -227,7 +269,7 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         csv_time(f, j->start);
         csv_time(f, j->end);
         csv_time(f, j->start >= 0 ? j->start - j->submit : -1);
-        csv_time(f, j->end >= 0 ? j->end - j->start : -1);
+        csv_time(f, j->end >= 0 ? job_ran(j, j->end) : -1); /* all segments */
         csv_time(f, j->end >= 0 ? j->end - j->submit : -1);
         fprintf(f, ",%s\n", state_names[j->state]);
     }
@@ -261,6 +303,16 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
     for (int32_t n = 0; n < e->nnodes; n++) {
         peak = fmax(peak, e->psu[n].peak);
         overloads += e->psu[n].overloads;
+    }
+    if (st->evictions || st->migrations)
+        fprintf(f, "  preemption   %llu evictions, %llu migrations, %.1f GPU-hours lost\n",
+                (unsigned long long)st->evictions, (unsigned long long)st->migrations, st->lost_gpu_h);
+    for (int k = 0; k < s->sc->nservices; k++) {
+        const struct svc_run *r = &s->svc[k];
+        fprintf(f, "  service      %s: %.2f %% of demand served, mean latency %.2f s, %.0f s down, "
+                   "replicas mean %.1f max %d\n", s->sc->services[k].name, 100 * service_attainment(&r->st),
+                r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0, r->down_s,
+                s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0, r->max_live);
     }
     fprintf(f, "  energy       %.1f MWh at the GPUs, %.1f MWh node DC, %.1f MWh wall, %.1f MWh facility (PUE %.2f)\n",
             e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, e->wall_j * sc->pue / 3.6e9, sc->pue);

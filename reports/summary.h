@@ -26,6 +26,10 @@ struct run_stats {
     double makespan_s, window_s;
     double alloc_gpu_h, utilization;
     double queue_mean;
+    uint64_t evictions, migrations;  /* preemptions; moves for consolidation */
+    double lost_gpu_h;               /* GPU-hours they cost (sim.h: sim_evict) */
+    double slo_attainment;           /* services: served / demanded tokens; 1 without */
+    double svc_down_s;               /* services: seconds with demand and no replica ready */
 };
 
 /* Compute the figures of a finished run. */

@@ -34,6 +34,7 @@ struct timeline {
     const struct energy *en;
     int64_t limit, written, dropped;
     fs_time cut;             /* when the limit was reached; -1: not yet */
+    bool evicting;           /* the slice being written ends in an eviction */
     fs_time gap, seen;
     int32_t fleet_pid;
     int64_t tid_base, stride;
@@ -182,10 +183,10 @@ static void slice(struct timeline *t, const struct job *j, int32_t n, int i, int
     sep(t);
     fprintf(t->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%lld,\"ts\":%lld,\"dur\":%lld,\"name\":\"job %lld\","
             "\"cat\":\"%s\",\"args\":{\"job\":%lld,\"team\":", n + 1, (long long)tid_of(t, slot, lane),
-            (long long)j->start, (long long)(end - j->start), (long long)j->id, kind, (long long)j->id);
+            (long long)j->seg, (long long)(end - j->seg), (long long)j->id, kind, (long long)j->id);
     put_string(t->f, s->sc->wl.teams[j->team]);
     fprintf(t->f, ",\"kind\":\"%s\",\"gpus\":%d,\"milli\":%d%s}}", kind, j->gpus, j->milli,
-            end == j->end ? "" : ",\"unfinished\":true");
+            end == j->end ? "" : t->evicting ? ",\"evicted\":true" : ",\"unfinished\":true");
 }
 
 /* Every complete event of job j, run from its start to end. */
@@ -295,6 +296,7 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
     }
     switch (note) {
     case SIM_SUBMIT:
+    case SIM_WITHDRAW:
         break;
     case SIM_START: {
         int64_t slot = laned_slot(t, j);
@@ -302,8 +304,11 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         psu_job(t, j);
         break;
     }
-    case SIM_FINISH: {
-        job_slices(t, j, j->end);
+    case SIM_FINISH:
+    case SIM_EVICT: {
+        t->evicting = note == SIM_EVICT;
+        job_slices(t, j, note == SIM_EVICT ? s->now : j->end);
+        t->evicting = false;
         int64_t slot = laned_slot(t, j);
         if (slot >= 0)
             lane_give(&t->lanes[slot], t->lane[j - s->jobs]);

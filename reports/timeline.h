@@ -33,7 +33,8 @@
  *     one per job per GPU it holds (whole nodes of a gang: every GPU of
  *     each), or one on the CPU thread for a CPU-only job; written when the
  *     job finishes.  Jobs still running at the end are closed at the end
- *     time and carry "unfinished":true in args.
+ *     time and carry "unfinished":true in args; a run cut short by a
+ *     preemption (SIM_EVICT) ends there and carries "evicted":true.
  *   {"ph":"C","pid":F,"tid":F,"ts":T,"name":NAME,"args":{UNIT:VALUE}}
  *     counters on the fleet process: "fleet GPU power" {"watts"} (0.1 W),
  *     "highest node PSU load" {"percent"} (0.01 %), "queue length" {"jobs"}.

@@ -53,4 +53,22 @@ void job_reset_placement(struct job *j)
     j->nnodes = 0;
     j->start = -1;
     j->end = -1;
+    j->seg = -1;
+    j->ran = 0;
+    j->evicted = 0;
+}
+
+static const char *const class_names[JOB_CLASS_COUNT] = {"best-effort", "standard", "latency"};
+
+const char *job_class_name(enum job_class c)
+{
+    return (unsigned)c < JOB_CLASS_COUNT ? class_names[c] : "?";
+}
+
+int job_class_parse(const char *name)
+{
+    for (int c = 0; c < JOB_CLASS_COUNT; c++)
+        if (strcmp(name, class_names[c]) == 0)
+            return c;
+    return -1;
 }

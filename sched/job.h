@@ -24,6 +24,15 @@ const char *job_method_name(enum job_method m);
 /* RET: the method called name, or -1. */
 int job_method_parse(const char *name);
 
+/* Quality of service: a higher class may evict a lower one when the policy
+ * preempts (sched.h). */
+enum job_class { JOB_BEST_EFFORT, JOB_STANDARD, JOB_LATENCY, JOB_CLASS_COUNT };
+
+/* "best-effort", "standard", "latency". */
+const char *job_class_name(enum job_class c);
+/* RET: the class called name, or -1. */
+int job_class_parse(const char *name);
+
 enum job_state {
     JOB_FUTURE,   /* not submitted yet */
     JOB_QUEUED,   /* submitted, waiting for GPUs */
@@ -53,6 +62,8 @@ struct job {
     double params_b;     /* model parameters, billions; 0 = no spec */
     double tokens;       /* tokens trained on or processed; 0 = not given */
     uint8_t method;      /* enum job_method */
+    uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
+    uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
 
     /* Placement, set by the scheduler when the job starts. */
     int32_t type;        /* catalog index, -1 before placement */
@@ -60,8 +71,22 @@ struct job {
     int32_t nnodes;      /* > 1 for a gang of whole nodes */
     int32_t *gang;       /* the nnodes node ids when nnodes > 1, else NULL */
     uint64_t gpu_mask;   /* on a single node: which of its GPUs (bit i) */
-    fs_time start, end;  /* -1 until known */
+    fs_time start, end;  /* -1 until known; start is the first start */
+    /* Preemption (the engine keeps these): the current run segment began at
+     * seg; ran is the time run in earlier segments; evicted counts them. */
+    fs_time seg, ran;
+    uint32_t evicted;
 };
+
+/* GPUs j holds while it runs, a share counting its part. */
+static inline double job_gpus(const struct job *j) { return (double)j->gpus * j->milli / GPU_MILLI; }
+
+/* Time j has run by t (all its segments; t no earlier than its last
+ * state change). */
+static inline fs_time job_ran(const struct job *j, fs_time t)
+{
+    return j->state == JOB_RUNNING && t > j->seg ? j->ran + (t - j->seg) : j->ran;
+}
 
 /* Set the placement and timing fields to "not placed". */
 void job_reset_placement(struct job *j);

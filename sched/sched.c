@@ -16,6 +16,14 @@ const struct sched_policy *const sched_policies[] = {
     &sched_policy_gpu_clustering,
     &sched_policy_best_fit_share,
     &sched_policy_fgd,
+    &sched_policy_hetero,
+    &sched_policy_hetero_watt,
+    &sched_policy_flux,
+    &sched_policy_flux_no_route,
+    &sched_policy_flux_no_pack,
+    &sched_policy_flux_no_power,
+    &sched_policy_flux_no_consolidate,
+    &sched_policy_flux_no_preempt,
     NULL,
 };
 
@@ -55,7 +63,9 @@ uint64_t sched_splitmix64(uint64_t *state)
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p)
 {
-    *s = (struct sched){.cl = cl, .policy = p, .tie_rng = SCHED_TIES_SALT};
+    *s = (struct sched){.cl = cl, .policy = p, .tie_rng = SCHED_TIES_SALT,
+                        .owner = xcalloc((size_t)(cl->gpus > 0 ? cl->gpus : 1), sizeof *s->owner),
+                        .last_consolidation = -FS_TIME_MAX / 2};
 }
 
 /* A uniformly random order of the nodes (Fisher-Yates), as ranks. */
@@ -91,6 +101,8 @@ void sched_fini(struct sched *s)
     free(s->queue);
     free(s->fresh);
     free(s->rank);
+    free(s->owner);
+    free(s->pending);
     *s = (struct sched){0};
 }
 
@@ -164,17 +176,19 @@ static int32_t whole_nodes(const struct cluster *cl, int32_t t)
     return count;
 }
 
+bool sched_fits_type(const struct cluster *cl, const struct job *j, int32_t t)
+{
+    if (!type_ok(cl, j, t))
+        return false;
+    int32_t size = cl->types[t].max_gpus;
+    return j->gpus <= size || (j->gpus % size == 0 && j->gpus / size <= whole_nodes(cl, t));
+}
+
 bool sched_fits_fleet(const struct cluster *cl, const struct job *j)
 {
-    for (int32_t t = 0; t < cl->cat->n; t++) {
-        if (!type_ok(cl, j, t))
-            continue;
-        int32_t size = cl->types[t].max_gpus;
-        if (j->gpus <= size)
+    for (int32_t t = 0; t < cl->cat->n; t++)
+        if (sched_fits_type(cl, j, t))
             return true;
-        if (j->gpus % size == 0 && j->gpus / size <= whole_nodes(cl, t))
-            return true;
-    }
     return false;
 }
 
@@ -215,6 +229,14 @@ static void keep(struct choice *best, int score, int32_t node, int32_t type)
     best->type = type;
 }
 
+/* The scratch state for deciding on type t. */
+static struct sched_cycle cycle_for(const struct sched *s, int32_t t)
+{
+    return (struct sched_cycle){.cl = s->cl, .type = t, .ctx = s->ctx, .perf = s->perf,
+                                .prices = s->prices, .nodes = s->nodes, .now = s->now,
+                                .power_gpus = s->power_gpus};
+}
+
 static int score_of(const struct sched_policy *p, const struct sched_cycle *c,
                     const struct job *j, int32_t node)
 {
@@ -233,7 +255,7 @@ static void choose_single(struct sched *s, const struct job *j, int32_t t,
                           struct choice *best)
 {
     const struct sched_policy *p = s->policy;
-    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
+    struct sched_cycle c = cycle_for(s, t);
     int from = j->milli < GPU_MILLI ? 0 : j->gpus;
     for (int f = from; f <= s->cl->types[t].max_gpus; f++) {
         for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
@@ -252,7 +274,7 @@ static void choose_single(struct sched *s, const struct job *j, int32_t t,
  * out.  RET: true when there are m. */
 static bool gang_nodes(const struct sched *s, const struct job *j, int32_t t, int32_t *out, int32_t m)
 {
-    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
+    struct sched_cycle c = cycle_for(s, t);
     int size = s->cl->types[t].max_gpus;
     int32_t k = 0;
     for (int32_t n = cluster_next(s->cl, t, size, -1); n >= 0 && k < m; n = cluster_next(s->cl, t, size, n))
@@ -274,7 +296,7 @@ static void choose_gang(struct sched *s, const struct job *j, int32_t t, struct 
     free(nodes);
     if (!found)
         return;
-    struct sched_cycle c = {.cl = s->cl, .type = t, .ctx = s->ctx};
+    struct sched_cycle c = cycle_for(s, t);
     int sc = s->policy->one_node ? 0 : score_of(s->policy, &c, j, first);
     if (better(s, best, sc, first))
         keep(best, sc, first, t);
@@ -285,7 +307,7 @@ static void choose_gang(struct sched *s, const struct job *j, int32_t t, struct 
  * ones for whole GPUs. */
 static uint64_t pick_gpus(const struct sched *s, const struct job *j, const struct choice *ch)
 {
-    struct sched_cycle c = {.cl = s->cl, .type = ch->type, .ctx = s->ctx};
+    struct sched_cycle c = cycle_for(s, ch->type);
     if (j->gpus == 0)
         return 0;
     if (s->policy->pick_gpus)
@@ -293,6 +315,19 @@ static uint64_t pick_gpus(const struct sched *s, const struct job *j, const stru
     if (j->milli < GPU_MILLI)
         return 1ULL << cluster_share_gpu(s->cl, ch->node, j->milli);
     return cluster_whole_gpus(s->cl, ch->node, j->gpus);
+}
+
+/* Record (who = j) or clear (who = NULL) j's whole GPUs in s->owner. */
+static void set_owner(struct sched *s, const struct job *j, struct job *who)
+{
+    if (j->milli < GPU_MILLI || j->gpus == 0)
+        return;
+    for (int32_t k = 0; k < j->nnodes; k++) {
+        const struct node *nd = &s->cl->nodes[j->nnodes > 1 ? j->gang[k] : j->node];
+        for (int g = 0; g < nd->gpus; g++)
+            if (j->nnodes > 1 || (j->gpu_mask >> g & 1))
+                s->owner[nd->gpu0 + g] = who;
+    }
 }
 
 static void take(struct sched *s, struct job *j, const struct choice *ch)
@@ -313,6 +348,7 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
         for (int32_t k = 0; k < j->nnodes; k++)
             cluster_take(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
     }
+    set_owner(s, j, j);
     if (s->policy->on_job)
         s->policy->on_job(s->ctx, s->cl, j, true);
 }
@@ -325,6 +361,11 @@ static bool try_place(struct sched *s, struct job *j)
         const struct cluster_type *ct = &s->cl->types[t];
         if (!type_ok(s->cl, j, t) || (j->milli == GPU_MILLI && ct->gpus - ct->allocated < j->gpus))
             continue;
+        if (s->policy->type_filter) {
+            struct sched_cycle c = cycle_for(s, t);
+            if (!s->policy->type_filter(&c, j))
+                continue;
+        }
         if (j->gpus <= ct->max_gpus)
             choose_single(s, j, t, &best);
         else if (!s->pods)
@@ -354,7 +395,8 @@ static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *),
     size_t kept = 0, nstarted = 0, i = 0;
     for (; i < s->nqueue; i++) {
         struct job *j = s->queue[i];
-        if (!out_of_gpus(s, j) && try_place(s, j)) {
+        if ((!out_of_gpus(s, j) && try_place(s, j)) ||
+            (!s->rescan && sched_make_room(s, j) && try_place(s, j))) {
             nstarted++;
             started(ctx, j);
             continue;
@@ -387,7 +429,8 @@ static size_t scan_fresh(struct sched *s, void (*started)(void *, struct job *),
     size_t nstarted = 0;
     for (size_t k = 0; k < s->nfresh; k++) {
         struct job *j = s->fresh[k];
-        if (j->state == JOB_QUEUED && !out_of_gpus(s, j) && try_place(s, j)) {
+        if (j->state == JOB_QUEUED && ((!out_of_gpus(s, j) && try_place(s, j)) ||
+                                       (!s->rescan && sched_make_room(s, j) && try_place(s, j)))) {
             remove_queued(s, j);
             nstarted++;
             started(ctx, j);
@@ -401,15 +444,33 @@ size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), v
     /* A strict-order scan stops at the first job that cannot start, so it
      * is cheap however long the queue; otherwise, with no room freed, only
      * the fresh jobs need a look. */
+    s->scanning = true;
     size_t n = s->freed || s->policy->strict_order ? scan_queue(s, started, ctx)
                                                    : scan_fresh(s, started, ctx);
+    s->scanning = false;
     s->freed = false;
     s->nfresh = 0;
+    /* Jobs evicted to make room go back in the queue; try them again now
+     * (they are fresh), until nothing more is evicted. */
+    /* Evicted jobs go back in the queue and get one more scan now, which
+     * makes no room for anyone (so a cycle always ends). */
+    if (s->npending) {
+        for (size_t k = 0; k < s->npending; k++)
+            sched_submit(s, s->pending[k]);
+        s->npending = 0;
+        s->rescan = true;
+        n += scan_queue(s, started, ctx);
+        s->rescan = false;
+        s->freed = false;
+        s->nfresh = 0;
+    }
     return n;
 }
 
-void sched_release(struct sched *s, struct job *j)
+/* Give j's GPUs back and tell the policy. */
+static void give_back(struct sched *s, struct job *j)
 {
+    set_owner(s, j, NULL);
     if (j->nnodes > 1) {
         int size = s->cl->types[j->type].max_gpus;
         uint64_t all = size == 64 ? ~0ULL : (1ULL << size) - 1;
@@ -420,6 +481,35 @@ void sched_release(struct sched *s, struct job *j)
     }
     if (s->policy->on_job)
         s->policy->on_job(s->ctx, s->cl, j, false);
-    j->state = JOB_DONE;
     s->freed = true;
+}
+
+void sched_release(struct sched *s, struct job *j)
+{
+    give_back(s, j);
+    j->state = JOB_DONE;
+}
+
+void sched_evict(struct sched *s, struct job *j)
+{
+    give_back(s, j);
+    free(j->gang);
+    j->gang = NULL;
+    j->nnodes = 0;
+    j->node = -1;
+    j->type = -1;
+    if (!s->scanning) {
+        sched_submit(s, j);
+        return;
+    }
+    /* Mid-scan the queue is being compacted: queue it after the scan. */
+    j->state = JOB_QUEUED;
+    xgrow(&s->pending, &s->pending_cap, s->npending + 1, sizeof *s->pending);
+    s->pending[s->npending++] = j;
+}
+
+void sched_withdraw(struct sched *s, struct job *j)
+{
+    remove_queued(s, j);
+    j->state = JOB_FUTURE;
 }

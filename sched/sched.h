@@ -8,6 +8,8 @@
  *
  *   queue_less  the order queued jobs are considered in (NULL: submit time,
  *               then id - FIFO);
+ *   type_filter may the job use this GPU type now? asked once per type
+ *               with room, before any node of it (NULL: every type);
  *   filter      may this node host the job? (NULL: any node with room);
  *   score       how good is this node, SCHED_SCORE_MIN..SCHED_SCORE_MAX,
  *               higher is better; ties are broken as the policy's ties
@@ -37,12 +39,24 @@
 #define SCHED_SCORE_MIN 0
 #define SCHED_SCORE_MAX 1000
 
+/* The models a policy may consult (models/perf.h, models/cost.h,
+ * models/node.h); the core itself never reads them. */
+struct perf_model;
+struct cost_prices;
+struct node_catalog;
+
 /* Scratch state for one placement decision.  Policies must not keep
  * pointers into it. */
 struct sched_cycle {
     const struct cluster *cl;
     int32_t type;  /* the catalog type being considered */
     void *ctx;     /* the policy's own state (see prepare), or NULL */
+    /* The sched's models (struct sched), each NULL when unknown. */
+    const struct perf_model *perf;
+    const struct cost_prices *prices;
+    const struct node_catalog *nodes;
+    fs_time now;                     /* the sched's clock (engine time) */
+    const int16_t *power_gpus;       /* NULL, or per node (struct sched) */
 };
 
 /* How a policy's score ties are broken.  The random orders come from the
@@ -72,7 +86,18 @@ struct sched_policy {
      * paper's policies): a job larger than a node takes the first fully
      * free whole nodes of a type, lowest ids first, unjudged. */
     bool one_node;
+    /* Room for a job that cannot start (sched/preempt.c), when the engine
+     * gives the sched an evict callback: preempts evicts lower-class work
+     * (job.h) for a job of a higher class; consolidates moves small jobs
+     * off one node so a larger one fits, at most once per
+     * consolidate_every. */
+    bool preempts, consolidates;
+    uint8_t preempt_class;   /* jobs of this class (job.h) or higher preempt */
+    fs_time consolidate_every;
     bool (*queue_less)(const struct job *a, const struct job *b);
+    /* Optional: judges a whole type (c->type) at once, so a policy that
+     * rules types out (hetero) does not reject their nodes one by one. */
+    bool (*type_filter)(const struct sched_cycle *c, const struct job *j);
     bool (*filter)(const struct sched_cycle *c, const struct job *j, int32_t node);
     int (*score)(const struct sched_cycle *c, const struct job *j, int32_t node);
     /* Optional: which GPUs of the chosen node (bit i: GPU i); NULL: the
@@ -113,6 +138,26 @@ struct sched {
     uint64_t tie_rng; /* stream state for SCHED_TIES_RANDOM */
     int32_t *rank;    /* node id -> place in the run's shuffled order
                          (SCHED_TIES_SHUFFLED, after sched_prepare) */
+    /* Models for policies that weigh throughput and cost (hetero), passed
+     * to every hook through struct sched_cycle; not owned, NULL when
+     * unknown.  Set after sched_init, before the first cycle. */
+    const struct perf_model *perf;
+    const struct cost_prices *prices;
+    const struct node_catalog *nodes;
+    /* Preemption and migration (sched/preempt.c).  The engine sets evict
+     * (NULL: no policy may evict) and now before each cycle; power_gpus,
+     * when set, is per node the GPUs its healthy PSUs can feed at full
+     * draw (for power-aware policies). */
+    void (*evict)(void *ctx, struct job *j, bool migrate);
+    void *evict_ctx;
+    fs_time now;
+    const int16_t *power_gpus;
+    struct job **owner;              /* per GPU (cluster order): its whole-GPU job */
+    struct job **pending;            /* evicted during a scan, queued after it */
+    size_t npending, pending_cap;
+    bool scanning, rescan;
+    fs_time last_consolidation;
+    uint64_t preemptions, migrations;
 };
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);
@@ -134,6 +179,12 @@ void sched_submit(struct sched *s, struct job *j);
  * a node size that fits it)?  RET: true if so. */
 bool sched_fits_fleet(const struct cluster *cl, const struct job *j);
 
+/* Can j ever run on GPUs of type t of this cluster: allowed, enough GPU
+ * memory, CPU and host memory on its largest node, and either one node
+ * large enough or enough whole nodes for a gang?  Linear in the nodes of
+ * type t for a gang.  RET: true if so. */
+bool sched_fits_type(const struct cluster *cl, const struct job *j, int32_t t);
+
 /* Place every queued job the policy allows, now.  For each job started,
  * sets its placement, takes its GPUs, sets state JOB_RUNNING and calls
  * started(ctx, job).  RET: the number of jobs started. */
@@ -146,5 +197,19 @@ void sched_release(struct sched *s, struct job *j);
  * any 64-bit value, advanced in place), for tie-breaks and policies' own
  * random choices; GSL stays out of the core. */
 uint64_t sched_splitmix64(uint64_t *state);
+
+/* Stop running job j and queue it again (preemption): its GPUs go back,
+ * the policy hears of it (on_job, started false), its placement is cleared
+ * and it takes its place in queue order as JOB_QUEUED. */
+void sched_evict(struct sched *s, struct job *j);
+
+/* Make room for j, which cannot start now, by evicting through s->evict
+ * as the policy allows (preempts, consolidates).  RET: true when jobs were
+ * evicted (j may then fit). */
+bool sched_make_room(struct sched *s, struct job *j);
+
+/* Take queued job j out of the queue (state JOB_FUTURE): a service
+ * replica its autoscaler no longer wants. */
+void sched_withdraw(struct sched *s, struct job *j);
 
 #endif

@@ -27,10 +27,14 @@ enum sim_note {
     SIM_SUBMIT,  /* job queued */
     SIM_START,   /* job placed and running */
     SIM_FINISH,  /* job completed, GPUs given back */
+    SIM_EVICT,   /* job preempted: told while it still holds its placement,
+                    then its GPUs go back and it is queued again */
+    SIM_WITHDRAW,/* a queued service replica taken back by its autoscaler */
     SIM_END,     /* the run is over; job is NULL; now is the end time */
 };
 
 struct sim;
+struct svc_run;
 
 struct sim_observer {
     void *ctx;
@@ -45,6 +49,9 @@ struct sim_progress {
     fs_time settled;
     evq_handle done;     /* the completion event, 0 when none */
     double gpu_w;        /* watts each of its GPUs draws while it runs */
+    double base;         /* remaining work when this segment began, before
+                            the reload (see sim_evict) */
+    double reload;       /* seconds this segment spends reloading first */
 };
 
 #define SIM_MAX_OBSERVERS 8
@@ -61,8 +68,17 @@ struct sim {
     size_t next_arrival;
     fs_time now;
     fs_time end;                  /* set when the run finishes */
+    int interrupted;              /* the signal that stopped sim_run early
+                                     (base/signals.h), else 0 */
     size_t nqueued, nrunning, ndone;
     uint64_t events;
+    /* Preemption: jobs evicted, and the GPU-seconds it cost: work redone
+     * since the last checkpoint plus the restarts' reload time. */
+    uint64_t evictions, migrations;
+    double lost_gpu_s;
+    int16_t *power_gpus;          /* per node: GPUs its PSUs feed at full draw */
+    struct svc_run *svc;          /* per service (sim/service_run.h) */
+    uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct sim_observer obs[SIM_MAX_OBSERVERS];
     int nobs;
     /* Optional: called about every 64k events with the run's progress. */
@@ -74,14 +90,29 @@ struct sim {
 struct sim *sim_new(const struct scenario *sc);
 void sim_free(struct sim *s);
 
+/* Tell every observer of a state change of j at s->now. */
+void sim_publish(struct sim *s, enum sim_note note, const struct job *j);
+
 /* Register an observer (at most SIM_MAX_OBSERVERS). */
 void sim_observe(struct sim *s, struct sim_observer o);
 
-/* Run to the horizon, or until every job has finished when there is none. */
+/* Run to the horizon, or until every job has finished when there is none.
+ * A SIGINT or SIGTERM caught (base/signals.h) stops it before the next
+ * batch of events: s->interrupted is set, observers get no SIM_END, and
+ * what they wrote is incomplete and is to be discarded. */
 void sim_run(struct sim *s);
 
 /* Change running job i's rate at s->now (settles its progress first). */
 void sim_set_rate(struct sim *s, size_t i, double rate);
+
+/* Preempt running job i at s->now: its progress rolls back to its last
+ * checkpoint (s->sc->kinds[kind].checkpoint_s of running since its
+ * segment began; 0: back to the start), the GPU time since then is counted
+ * lost, observers get SIM_EVICT, and the job is queued again.  When it
+ * starts again it first spends restart_s reloading (counted lost too).
+ * A migration (migrate true) checkpoints first: it loses only the reload,
+ * and counts in s->migrations instead of s->evictions. */
+void sim_evict(struct sim *s, size_t i, bool migrate);
 
 /* Reference GPU-seconds job i still needs, settled to s->now. */
 double sim_remaining(const struct sim *s, size_t i);

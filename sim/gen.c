@@ -78,7 +78,12 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
     double zeta = log(spec->duration_median_s);
     fs_time t = 0; /* exact: each gap is rounded once, then added */
     for (int64_t i = 1; i <= spec->jobs; i++) {
-        t += fs_from_seconds(gsl_ran_exponential(arrivals, mean_gap));
+        /* Saturating at the end of time rather than overflowing: a spec
+         * whose arrivals get there is absurd, and the scenario loader
+         * refuses any whose mean span exceeds 100 years. */
+        double gap = gsl_ran_exponential(arrivals, mean_gap);
+        fs_time dt = fs_seconds_ok(gap) ? fs_from_seconds(gap) : FS_TIME_MAX;
+        t = dt < FS_TIME_MAX - t ? t + dt : FS_TIME_MAX;
         double d = gsl_ran_lognormal(durations, zeta, spec->duration_sigma);
         if (spec->duration_max_s > 0 && d > spec->duration_max_s)
             d = spec->duration_max_s;

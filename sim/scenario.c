@@ -9,6 +9,23 @@
 #include "../base/json.h"
 #include "../models/memory.h"
 #include "readers.h"
+#include "scenario_int.h"
+
+/* Limits on what a scenario may ask for; scenarios/README.md gives each
+ * next to its key.  An absurd number is refused with its place named,
+ * rather than overflowing a time or aborting on out-of-memory: every
+ * simulated time stays far inside fs_time's ~292,000 years, and the fleet
+ * and the workload stay within a few GB (a million nodes: ~3 GB; ten
+ * million jobs: ~2 GB). */
+#define SCEN_MAX_NODES 1000000         /* per fleet group, and in all */
+#define SCEN_MAX_GEN_JOBS 10000000     /* $.workload.generator.jobs, as a
+                                          trace's RD_MAX_ROWS */
+#define SCEN_MAX_SPAN_S 3155760000.0   /* 100 years (of 365.25 days): the
+                                          horizon, a submit time, a
+                                          generator's mean arrival span, a
+                                          job's run time per GPU */
+#define SCEN_SPAN_TEXT "100 years (3.15576e9 s)"
+#define SCEN_MAX_TS_ROWS 10000000      /* timeseries.csv rows over a horizon */
 
 /* Everything a loader step needs to name the place of an error. */
 struct ctx {
@@ -108,7 +125,7 @@ static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, str
         return fs_fail(c->err, FS_EDATA, "%s: %s: expected an object", c->file, path);
     if ((rc = json_check_keys(g, keys, c->file, path, c->err)) ||
         (rc = json_string(g, "gpu", true, &gpu, c->file, path, c->err)) ||
-        (rc = json_int(g, "nodes", true, 1, 1000000, &nodes, c->file, path, c->err)) ||
+        (rc = json_int(g, "nodes", true, 1, SCEN_MAX_NODES, &nodes, c->file, path, c->err)) ||
         (rc = json_int(g, "gpus_per_node", true, 1, CLUSTER_MAX_NODE_GPUS, &per, c->file, path, c->err)))
         return rc;
     int t = gpu_catalog_find(c->sc->cat, gpu);
@@ -141,9 +158,9 @@ static int load_fleet(struct ctx *c, const cJSON *root)
             return rc;
         nodes += c->sc->fleet[c->sc->nfleet++].nodes;
     }
-    if (nodes > 1000000)
-        return fs_fail(c->err, FS_EDATA, "%s: $.fleet: %lld nodes in all; at most 1000000",
-                       c->file, (long long)nodes);
+    if (nodes > SCEN_MAX_NODES)
+        return fs_fail(c->err, FS_EDATA, "%s: $.fleet: %lld nodes in all; at most %d",
+                       c->file, (long long)nodes, SCEN_MAX_NODES);
     return 0;
 }
 
@@ -225,16 +242,26 @@ static int load_generator(struct ctx *c, const cJSON *gen)
     struct gen_spec g = {0};
     int rc;
     if ((rc = json_check_keys(gen, keys, c->file, p, c->err)) ||
-        (rc = json_int(gen, "jobs", true, 1, 10000000, &g.jobs, c->file, p, c->err)) ||
+        (rc = json_int(gen, "jobs", true, 1, SCEN_MAX_GEN_JOBS, &g.jobs, c->file, p, c->err)) ||
         (rc = json_number(gen, "arrivals_per_hour", true, 1e-6, 1e9, &g.arrivals_per_hour, c->file, p, c->err)) ||
         (rc = json_number(gen, "duration_median_s", true, 1, 1e9, &g.duration_median_s, c->file, p, c->err)) ||
         (rc = json_number(gen, "duration_sigma", true, 0, 10, &g.duration_sigma, c->file, p, c->err)) ||
-        (rc = json_number(gen, "duration_max_s", false, 1, 1e10, &g.duration_max_s, c->file, p, c->err)) ||
+        (rc = json_number(gen, "duration_max_s", false, 1, SCEN_MAX_SPAN_S, &g.duration_max_s, c->file, p, c->err)) ||
         (rc = json_string(gen, "reference_gpu", true, &ref, c->file, p, c->err)) ||
         (rc = load_gen_choices(c, gen, &g)))
         return rc;
     if ((g.ref_type = gpu_catalog_find(c->sc->cat, ref)) < 0)
         return unknown_gpu(c, "$.workload.generator.reference_gpu", ref);
+    /* Arrivals come on average 3600 / rate s apart; exceeding the span by
+     * the ~2900 times that would reach fs_time's end is impossible in
+     * practice. */
+    double span = (double)g.jobs * 3600 / g.arrivals_per_hour;
+    if (span > SCEN_MAX_SPAN_S)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.arrivals_per_hour: %lld jobs at %g an hour arrive "
+                       "over %.3g s on average, more than %s", c->file, p, (long long)g.jobs,
+                       g.arrivals_per_hour, span, SCEN_SPAN_TEXT);
+    if (g.duration_max_s == 0) /* no cap given: still no run time past the limit */
+        g.duration_max_s = SCEN_MAX_SPAN_S;
     workload_generate(&g, c->sc->seed, &c->sc->wl);
     size_t n = strlen(c->file) + strlen(p) + 3;
     c->sc->workload_source = xmalloc(n);
@@ -342,55 +369,20 @@ static int load_output(struct ctx *c, const cJSON *root)
               (rc = json_number(o, "timeseries_interval_s", false, 1, 1e9, &interval, c->file, "$.output", c->err))))
         return rc;
     c->sc->ts_interval = fs_from_seconds(interval);
-    return 0;
-}
-
-/* A string from names[n], by index; absent leaves *out unchanged. */
-static int load_enum(struct ctx *c, const cJSON *o, const char *key, const char *const *names,
-                     int n, int *out)
-{
-    const char *v = NULL;
-    int rc = json_string(o, key, false, &v, c->file, "$.cost", c->err);
-    if (rc || !v)
-        return rc;
-    for (int i = 0; i < n; i++)
-        if (strcmp(v, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    char list[128] = "";
-    for (int i = 0; i < n; i++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
-    return fs_fail(c->err, FS_EDATA, "%s: $.cost.%s: \"%s\" is not one of %s", c->file, key, v, list);
-}
-
-static int load_cost(struct ctx *c, const cJSON *root)
-{
-    static const char *const keys[] = {"billing", "commit", "idle", "forecast_months", NULL};
-    const cJSON *o = NULL;
-    int billing = COST_OWNED, commit = COST_ON_DEMAND, idle = COST_IDLE_PROPORTIONAL;
-    int64_t months = 6;
-    int rc;
-    if ((rc = json_child(root, "cost", false, cJSON_Object, &o, c->file, "$", c->err)))
-        return rc;
-    if (o && ((rc = json_check_keys(o, keys, c->file, "$.cost", c->err)) ||
-              (rc = load_enum(c, o, "billing", cost_billing_names, COST_BILLINGS, &billing)) ||
-              (rc = load_enum(c, o, "commit", cost_commit_names, 3, &commit)) ||
-              (rc = load_enum(c, o, "idle", cost_idle_names, 2, &idle)) ||
-              (rc = json_int(o, "forecast_months", false, 0, 120, &months, c->file, "$.cost", c->err))))
-        return rc;
-    if (commit != COST_ON_DEMAND && billing != COST_CLOUD)
-        return fs_fail(c->err, FS_EDATA, "%s: $.cost.commit: a commitment applies to cloud billing only, "
-                       "not %s", c->file, cost_billing_names[billing]);
-    c->sc->cost = (struct scenario_cost){(enum cost_billing)billing, (enum cost_commit)commit,
-                                         (enum cost_idle_rule)idle, (int)months};
+    /* Only a given interval can exceed it: 100 years / 3600 s is 876,600. */
+    if (c->sc->horizon != FS_TIME_MAX && c->sc->horizon / c->sc->ts_interval > SCEN_MAX_TS_ROWS)
+        return fs_fail(c->err, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s over the horizon "
+                       "of %g s makes %lld rows, more than %d", c->file, interval,
+                       fs_to_seconds(c->sc->horizon), (long long)(c->sc->horizon / c->sc->ts_interval),
+                       SCEN_MAX_TS_ROWS);
     return 0;
 }
 
 static int load_header(struct ctx *c, const cJSON *root)
 {
     static const char *const keys[] = {"name", "description", "seed", "horizon_s", "catalog",
-                                       "fleet", "workload", "scheduler", "output", "pue", "cost", NULL};
+                                       "fleet", "workload", "scheduler", "output", "pue", "cost", "kinds",
+                                       "services", NULL};
     const char *name = NULL, *desc = NULL;
     int64_t seed = 1;
     double horizon = -1;
@@ -399,7 +391,7 @@ static int load_header(struct ctx *c, const cJSON *root)
         (rc = json_string(root, "name", true, &name, c->file, "$", c->err)) ||
         (rc = json_string(root, "description", false, &desc, c->file, "$", c->err)) ||
         (rc = json_int(root, "seed", false, 0, (int64_t)1 << 53, &seed, c->file, "$", c->err)) ||
-        (rc = json_number(root, "horizon_s", false, 1, 9e12, &horizon, c->file, "$", c->err)))
+        (rc = json_number(root, "horizon_s", false, 1, SCEN_MAX_SPAN_S, &horizon, c->file, "$", c->err)))
         return rc;
     c->sc->name = xstrdup(name);
     c->sc->seed = c->opt && c->opt->has_seed ? c->opt->seed : (uint64_t)seed;
@@ -415,8 +407,11 @@ static int assign_workloads(struct ctx *c)
         if ((by_kind[k] = perf_workload_for_kind(c->sc->perf, job_kind_name((enum job_kind)k))) < 0)
             return fs_fail(c->err, FS_EDATA, "workloads.json beside %s: $.kinds: no workload for job kind \"%s\"",
                            c->sc->catalog_path, job_kind_name((enum job_kind)k));
-    for (size_t i = 0; i < c->sc->wl.n; i++)
-        c->sc->wl.jobs[i].workload = by_kind[c->sc->wl.jobs[i].kind];
+    for (size_t i = 0; i < c->sc->wl.n; i++) {
+        struct job *j = &c->sc->wl.jobs[i];
+        j->workload = by_kind[j->kind];
+        j->qos = (uint8_t)c->sc->kinds[j->kind].qos;
+    }
     return 0;
 }
 
@@ -472,6 +467,24 @@ static int apply_specs(struct ctx *c)
         if (c->sc->wl.jobs[i].params_b > 0)
             rc = apply_spec(c, &c->sc->wl.jobs[i]);
     return rc;
+}
+
+/* Every job submitted and run within SCEN_MAX_SPAN_S (its run time per GPU
+ * on its reference type), so no simulated time comes near fs_time's end. */
+static int check_spans(struct ctx *c)
+{
+    for (size_t i = 0; i < c->sc->wl.n; i++) {
+        const struct job *j = &c->sc->wl.jobs[i];
+        double submit = fs_to_seconds(j->submit), per_gpu = j->work / (j->gpus > 1 ? j->gpus : 1);
+        if (submit > SCEN_MAX_SPAN_S)
+            return fs_fail(c->err, FS_EDATA, "%s: job %lld is submitted at %.6g s, later than %s",
+                           c->sc->workload_source, (long long)j->id, submit, SCEN_SPAN_TEXT);
+        if (!(per_gpu <= SCEN_MAX_SPAN_S))
+            return fs_fail(c->err, FS_EDATA, "%s: job %lld runs %.6g s per GPU on %s, longer than %s",
+                           c->sc->workload_source, (long long)j->id, per_gpu,
+                           c->sc->cat->types[j->ref_type].name, SCEN_SPAN_TEXT);
+    }
+    return 0;
 }
 
 /* Why job j can never run on cl, into buf. */
@@ -530,11 +543,13 @@ int scenario_load(const char *path, const struct scenario_options *opt,
     if (rc || (rc = load_header(&c, root)) || (rc = load_models(&c, root)) ||
         (rc = json_number(root, "pue", false, 1, 5, &sc->pue, path, "$", err)) ||
         (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
-        (rc = load_output(&c, root)) || (rc = load_cost(&c, root)) ||
+        (rc = load_output(&c, root)) || (rc = scenario_load_cost(root, path, sc, err)) ||
+        (rc = scenario_load_kinds(root, path, sc, err)) ||
         (rc = load_workload(&c, root)))
         goto err;
     workload_sort(&sc->wl);
-    if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_fits(&c)))
+    if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_spans(&c)) ||
+        (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)))
         goto err;
     cJSON_Delete(root);
     *out = sc;
@@ -551,6 +566,7 @@ void scenario_free(struct scenario *sc)
     if (!sc)
         return;
     workload_free(&sc->wl);
+    service_specs_free(sc->services, sc->nservices);
     perf_model_free(sc->perf);
     node_catalog_free(sc->nodes);
     power_model_free(sc->power);

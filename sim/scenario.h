@@ -15,6 +15,7 @@
 
 #include "../models/models.h"
 #include "../sched/sched.h"
+#include "service.h"
 #include "workload.h"
 
 /* The electrical side of a fleet group (parallel to scenario.fleet). */
@@ -32,6 +33,14 @@ struct scenario_cost {
     int forecast_months;          /* default 6 */
 };
 
+/* What preemption costs a job of a kind, and its class ($.kinds). */
+struct kind_terms {
+    double checkpoint_s;          /* state saved every so many seconds of running;
+                                     0: never (an evicted job starts over) */
+    double restart_s;             /* reload before progress resumes */
+    enum job_class qos;
+};
+
 struct scenario {
     char *path;                   /* the scenario file */
     char *name;
@@ -46,10 +55,14 @@ struct scenario {
     struct cost_prices *prices;   /* prices.json */
     double pue;
     struct scenario_cost cost;
+    struct kind_terms kinds[JOB_KIND_COUNT];
     struct fleet_group *fleet;
     struct fleet_power *fleet_power;
     int nfleet;
-    struct workload wl;
+    struct workload wl;           /* the jobs, then the services' replica slots */
+    size_t nbatch;                /* jobs of the workload: wl.jobs[0..nbatch) */
+    struct service_spec *services;/* $.services: long-running inference */
+    int nservices;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
     const struct sched_policy *policy;
 };

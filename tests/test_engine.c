@@ -280,6 +280,67 @@ static void test_power_cap(void)
     CU_ASSERT_EQUAL(ends[0], 1000 * FS_USEC);
 }
 
+/* Evict job 1 when job 2 arrives (t = 4000 s) and again when job 3 does
+ * (t = 4100 s, while it is still reloading). */
+static void evict_on_arrival(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    (void)ctx;
+    if (note == SIM_SUBMIT && j->id >= 2 && s->jobs[0].state == JOB_RUNNING)
+        sim_evict(s, 0, false);
+}
+
+/* A training job (checkpoint every 1800 s, 300 s to reload: the defaults)
+ * of 10,000 GPU-s at rate 1.  At 4000 s it has saved 3600 s (two
+ * checkpoints) and loses 400; it restarts at once: 300 s reloading, then
+ * 6400 s.  Evicted again at 4100 s, 100 s into the reload, it saved
+ * nothing more and loses those 100 s; it restarts at once and ends at
+ * 4100 + 300 + 6400 = 10800 s.  Lost: 400 + 100 + 300 (the last reload). */
+static void test_preemption(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s1,0,train,a,1,0,,10000,a100-sxm-80\n"
+                              "2,4000,batch,b,1,0,,10,a100-sxm-80\n"
+                              "3,4100,batch,b,1,0,,10,a100-sxm-80\n", header);
+    struct scenario *sc = load_one_node(csv);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    sim_observe(s, metrics_observer(m));
+    sim_observe(s, (struct sim_observer){.notify = evict_on_arrival});
+    sim_run(s);
+    const struct job *j = &s->jobs[0];
+    CU_ASSERT_EQUAL(s->evictions, 2);
+    CU_ASSERT_EQUAL(j->evicted, 2);
+    CU_ASSERT_EQUAL(j->start, 0);
+    CU_ASSERT_EQUAL(j->end, 10800 * FS_USEC);
+    CU_ASSERT_DOUBLE_EQUAL(s->lost_gpu_s, 800.0, 1e-9);
+    CU_ASSERT_EQUAL(job_ran(j, s->end), 10800 * FS_USEC);
+    /* The allocation integral counts every segment, exactly. */
+    metrics_wide want = 0;
+    for (size_t i = 0; i < s->njobs; i++)
+        want += (metrics_wide)metrics_job_milli(&s->jobs[i]) * job_ran(&s->jobs[i], s->end);
+    CU_ASSERT(m->alloc_us[s->jobs[0].type] == want);
+    metrics_free(m);
+    sim_free(s);
+    scenario_free(sc);
+}
+
+/* A job that keeps no checkpoints (batch) starts over. */
+static void test_preemption_no_checkpoint(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s1,0,batch,a,1,0,,10000,a100-sxm-80\n"
+                              "2,4000,batch,b,1,0,,10,a100-sxm-80\n", header);
+    struct scenario *sc = load_one_node(csv);
+    struct sim *s = sim_new(sc);
+    sim_observe(s, (struct sim_observer){.notify = evict_on_arrival});
+    sim_run(s);
+    /* 4000 s lost, 30 s reload (the batch default), then all 10,000 s. */
+    CU_ASSERT_EQUAL(s->jobs[0].end, (4000 + 30 + 10000) * FS_USEC);
+    CU_ASSERT_DOUBLE_EQUAL(s->lost_gpu_s, 4030.0, 1e-9);
+    sim_free(s);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -291,6 +352,8 @@ int main(void)
         {"deterministic", test_deterministic},
         {"energy conservation", test_energy_conservation},
         {"power cap slows along the fitted curve", test_power_cap},
+        {"preemption resumes from the checkpoint", test_preemption},
+        {"preemption without checkpoints starts over", test_preemption_no_checkpoint},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {

@@ -87,10 +87,17 @@ static void test_registry(void)
     CU_ASSERT_PTR_NOT_NULL(sched_policy_find("best-fit"));
     CU_ASSERT_PTR_NOT_NULL(sched_policy_find("spread"));
     CU_ASSERT_PTR_NULL(sched_policy_find("fiffo"));
+    static const char *const want[] = {
+        "fifo", "best-fit", "spread", "random", "dotprod", "gpu-packing", "gpu-clustering",
+        "best-fit-share", "fgd", "hetero", "hetero-watt", "flux", "flux-no-route", "flux-no-pack",
+        "flux-no-power", "flux-no-consolidate", "flux-no-preempt"};
     size_t n;
     const char *const *names = sched_policy_names(&n);
-    CU_ASSERT_EQUAL(n, 9);
-    CU_ASSERT_STRING_EQUAL(names[0], "fifo");
+    CU_ASSERT_EQUAL_FATAL(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_STRING_EQUAL(names[i], want[i]);
+        CU_ASSERT_PTR_EQUAL(sched_policy_find(want[i]), sched_policies[i]);
+    }
     CU_ASSERT_PTR_NULL(names[n]);
 }
 

@@ -42,6 +42,7 @@ static const struct metric {
     {"energy_kwh", -1, 0.01, 0.1},
     {"psu_peak_pct", -1, 0.01, 0.1},
     {"cost_per_gpu_hour_usd", -1, 0.01, 1e-4},
+    {"slo_attainment", +1, 0.001, 1e-4},
 };
 enum { NMETRICS = sizeof metrics / sizeof *metrics };
 
@@ -132,7 +133,8 @@ static int measure(const char *path, const struct scenario_options *so, double v
     for (int32_t n = 0; n < m->en.nnodes; n++)
         peak = fmax(peak, 100 * m->en.psu[n].peak);
     double x[NMETRICS] = {st.utilization, (double)st.completed, st.wait_mean, st.wait_p95, st.jct_mean,
-                          m->en.wall_j * sc->pue / 3.6e6, peak, fc.ok ? fc.usd_per_gpu_h : 0};
+                          m->en.wall_j * sc->pue / 3.6e6, peak, fc.ok ? fc.usd_per_gpu_h : 0,
+                          st.slo_attainment};
     memcpy(v, x, sizeof x);
     metrics_free(m);
     sim_free(s);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/signals.h"
 #include "../reports/metrics.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
@@ -52,8 +53,12 @@ enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_TIMELINE, OUT_COUNT };
 static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv",
                                                  "timeline.json"};
 
+/* simulate's result when a SIGINT or SIGTERM stopped it. */
+enum { RUN_INTERRUPTED = 1 };
+
 /* Simulate and write every output under its temporary name, then rename
- * them all; on any error every temporary file is removed. */
+ * them all; on any error, or a signal caught before the renames, every
+ * temporary file is removed.  RET: 0, an FS_E* code or RUN_INTERRUPTED. */
 static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet,
                     struct fs_err *err)
 {
@@ -86,6 +91,10 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     sim_run(s);
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
+    if (s->interrupted) {
+        rc = RUN_INTERRUPTED;
+        goto done;
+    }
 
     run_stats_compute(s, m, &st);
     summary_write_json(out[OUT_SUMMARY].f, s, m, &st);
@@ -95,6 +104,10 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
             goto done;
     if ((rc = report_write(&rep, s, m, &st, out[OUT_TIMESERIES].tmp, err)))
         goto done;
+    if (fs_interrupted()) { /* the last moment to keep nothing */
+        rc = RUN_INTERRUPTED;
+        goto done;
+    }
     for (int k = 0; k < OUT_COUNT; k++) {
         if ((rc = out_commit(&out[k], err))) {
             /* Do not leave some results of this run beside older ones. */
@@ -175,11 +188,14 @@ int cmd_run(int argc, char **argv)
     if (quiet)
         progress = false;
 
+    /* Without the handlers a signal still stops the run, but leaves the
+     * hidden temporary files behind. */
+    fs_signals_install();
     struct fs_err err = {0};
     struct scenario *sc = NULL;
+    char fallback[512];
     int rc = scenario_load(argv[optind], &so, &sc, &err);
     if (rc == 0) {
-        char fallback[512];
         if (!dir) {
             /* The name may hold anything: keep the folder inside out/. */
             snprintf(fallback, sizeof fallback, "out/%s", sc->name);
@@ -189,7 +205,14 @@ int cmd_run(int argc, char **argv)
             dir = fallback;
         }
         rc = simulate(sc, dir, progress, quiet, &err);
+        if (rc && fs_interrupted()) /* also an error the signal caused */
+            rc = RUN_INTERRUPTED;
     }
     scenario_free(sc);
+    if (rc == RUN_INTERRUPTED) {
+        fprintf(stderr, "fleetsim: interrupted by %s; no results written to %s\n",
+                fs_signal_name(fs_interrupted()), dir);
+        return 128 + fs_interrupted();
+    }
     return rc ? cli_fail(&err) : 0;
 }

@@ -19,6 +19,7 @@ static const struct command commands[] = {
     {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
     {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
     {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
+    {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
     {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
     {NULL, NULL, NULL},
 };

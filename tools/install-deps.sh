@@ -16,7 +16,7 @@ prog=${0##*/}
 
 usage() {
     cat <<EOF
-Usage: $prog [--check] [--with-mpi] [--with-browser] [--help]
+Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
@@ -27,6 +27,8 @@ Options:
   --with-mpi  also require libopenmpi-dev and openmpi-bin
   --with-browser
               also require chromium (the headless report test, make browser-test)
+  --with-fuzz also require clang and libclang-rt-dev, its libFuzzer and
+              sanitizer runtimes, which clang only recommends (make fuzz)
   --help      show this help and exit
 
 Runs apt-get through sudo when not root.  Exit status: 0 all present,
@@ -40,11 +42,13 @@ say() { printf '%s: %s\n' "$prog" "$*" >&2; }
 check_only=0
 with_mpi=0
 with_browser=0
+with_fuzz=0
 for arg in "$@"; do
     case $arg in
     --check) check_only=1 ;;
     --with-mpi) with_mpi=1 ;;
     --with-browser) with_browser=1 ;;
+    --with-fuzz) with_fuzz=1 ;;
     -h | --help)
         usage
         exit 0
@@ -63,6 +67,9 @@ if ((with_mpi)); then
 fi
 if ((with_browser)); then
     packages+=(chromium)
+fi
+if ((with_fuzz)); then
+    packages+=(clang libclang-rt-dev)
 fi
 
 # Without dpkg we cannot ask the package manager, but we can still tell
@@ -85,6 +92,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     fi
     if ((with_browser)); then
         command -v chromium >/dev/null 2>&1 || missing+=("chromium")
+    fi
+    if ((with_fuzz)); then
+        command -v clang >/dev/null 2>&1 || missing+=("clang (with libFuzzer)")
     fi
     if ((${#missing[@]} == 0)); then
         say "no apt-get/dpkg here, but everything fleetsim needs was found"

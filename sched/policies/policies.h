@@ -27,6 +27,27 @@ extern const struct sched_policy sched_policy_gpu_packing;
 extern const struct sched_policy sched_policy_gpu_clustering;
 extern const struct sched_policy sched_policy_best_fit_share;
 extern const struct sched_policy sched_policy_fgd;
+/* Heterogeneity-aware (Gavel-style): the GPU type with the most throughput
+ * per dollar (hetero) or per watt (hetero-watt); see hetero.c. */
+extern const struct sched_policy sched_policy_hetero;
+extern const struct sched_policy sched_policy_hetero_watt;
+extern const struct sched_policy sched_policy_flux;
+extern const struct sched_policy sched_policy_flux_no_route;
+extern const struct sched_policy sched_policy_flux_no_pack;
+extern const struct sched_policy sched_policy_flux_no_power;
+extern const struct sched_policy sched_policy_flux_no_consolidate;
+extern const struct sched_policy sched_policy_flux_no_preempt;
+
+/* What a GPU type is worth to a job: its throughput (models/perf) per GPU
+ * (PER_GPU), per owned dollar an hour (PER_DOLLAR) or per watt of TDP
+ * (PER_WATT). */
+enum hetero_per { HETERO_PER_DOLLAR, HETERO_PER_WATT, HETERO_PER_GPU };
+
+/* The value of every type j can run on (sched_fits_type) into v, -1 for
+ * the others; see hetero.c for the fallbacks without a model or prices.
+ * RET: the best value. */
+double hetero_values(const struct sched_cycle *c, const struct job *j, enum hetero_per per,
+                     double v[GPU_MAX_TYPES]);
 
 /* The node scale the authors' scores normalise by (MaxSpecCpu,
  * MaxSpecGpu in pkg/type/open-gpu-share/utils/const.go): 128 cores and

@@ -1,0 +1,148 @@
+/* preempt.c - room for a job that cannot start, for policies that ask for
+ * it (sched.h: preempts, consolidates): evicting lower-class work, or
+ * moving small jobs off one node so a larger one fits there. */
+#include <stdlib.h>
+
+#include "sched.h"
+
+/* Running whole-GPU jobs on node n (each once), into out[]; RET: count. */
+static int jobs_on(const struct sched *s, int32_t n, struct job **out, int max)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    int k = 0;
+    for (int g = 0; g < nd->gpus; g++) {
+        struct job *j = s->owner[nd->gpu0 + g];
+        bool seen = false;
+        for (int i = 0; i < k && !seen; i++)
+            seen = out[i] == j;
+        if (j && !seen && k < max)
+            out[k++] = j;
+    }
+    return k;
+}
+
+/* Evict each of v[0..k) (all on node n) and say how. */
+static void evict_all(struct sched *s, struct job **v, int k, bool migrate)
+{
+    for (int i = 0; i < k; i++)
+        s->evict(s->evict_ctx, v[i], migrate);
+}
+
+/* Is a job of this type and size placeable on some node other than skip,
+ * given room[] (fully free GPUs per node, updated as victims are placed)? */
+static bool fits_elsewhere(const struct cluster *cl, const struct job *v, int32_t skip, int16_t *room)
+{
+    if (v->nnodes > 1)
+        return false;
+    const struct cluster_type *ct = &cl->types[v->type];
+    for (int32_t n = ct->first_node; n >= 0 && n <= ct->last_node; n++)
+        if (n != skip && cl->nodes[n].type == v->type && room[n] >= v->gpus) {
+            room[n] = (int16_t)(room[n] - v->gpus);
+            return true;
+        }
+    return false;
+}
+
+/* Preemption: the node of an allowed type where evicting the fewest GPUs
+ * of lower-class work (lowest class first, then smallest) frees room. */
+static bool preempt_for(struct sched *s, const struct job *j)
+{
+    int32_t best = -1, best_gpus = 0;
+    struct job *v[64];
+    for (int32_t t = 0; t < s->cl->cat->n; t++) {
+        const struct cluster_type *ct = &s->cl->types[t];
+        if (!sched_fits_type(s->cl, j, t) || j->gpus > ct->max_gpus || j->milli < GPU_MILLI)
+            continue;
+        for (int32_t n = ct->first_node; n >= 0 && n <= ct->last_node; n++) {
+            const struct node *nd = &s->cl->nodes[n];
+            if (nd->type != t || nd->gpus < j->gpus)
+                continue;
+            int k = jobs_on(s, n, v, 64), freed = nd->free, used = 0;
+            for (int cls = JOB_BEST_EFFORT; cls < j->qos && freed < j->gpus; cls++)
+                for (int i = 0; i < k && freed < j->gpus; i++)
+                    if (v[i]->qos == cls && v[i]->nnodes == 1) {
+                        freed += v[i]->gpus;
+                        used += v[i]->gpus;
+                    }
+            if (freed >= j->gpus && (best < 0 || used < best_gpus)) {
+                best = n;
+                best_gpus = used;
+            }
+        }
+    }
+    if (best < 0)
+        return false;
+    int k = jobs_on(s, best, v, 64), freed = s->cl->nodes[best].free, n = 0;
+    struct job *chosen[64];
+    for (int cls = JOB_BEST_EFFORT; cls < j->qos && freed < j->gpus; cls++)
+        for (int i = 0; i < k && freed < j->gpus; i++)
+            if (v[i]->qos == cls && v[i]->nnodes == 1) {
+                freed += v[i]->gpus;
+                chosen[n++] = v[i];
+            }
+    evict_all(s, chosen, n, false);
+    s->preemptions += (uint64_t)n;
+    return true;
+}
+
+/* Consolidation: a type whose free GPUs add up to j's request, spread over
+ * nodes none of which has room.  Move the fewest GPUs of j's class or
+ * lower off one node, each to room elsewhere, so j fits there. */
+static bool consolidate_for(struct sched *s, const struct job *j)
+{
+    const struct cluster *cl = s->cl;
+    int16_t *room = xmalloc((size_t)cl->nnodes * sizeof *room);
+    struct job *v[64], *chosen[64];
+    int32_t best = -1;
+    int best_gpus = 0, nbest = 0;
+    for (int32_t t = 0; t < cl->cat->n && j->milli == GPU_MILLI; t++) {
+        const struct cluster_type *ct = &cl->types[t];
+        if (!sched_fits_type(cl, j, t) || j->gpus > ct->max_gpus || ct->gpus - ct->allocated < j->gpus)
+            continue;
+        for (int32_t n = ct->first_node; n >= 0 && n <= ct->last_node; n++) {
+            const struct node *nd = &cl->nodes[n];
+            if (nd->type != t || nd->gpus < j->gpus || nd->free >= j->gpus)
+                continue;
+            for (int32_t m = 0; m < cl->nnodes; m++)
+                room[m] = cl->nodes[m].free;
+            int k = jobs_on(s, n, v, 64), freed = nd->free, used = 0, nv = 0;
+            struct job *pick[64];
+            /* Smallest first: they find room elsewhere most easily. */
+            for (int size = 1; size <= nd->gpus && freed < j->gpus; size++)
+                for (int i = 0; i < k && freed < j->gpus; i++)
+                    if (v[i]->gpus == size && v[i]->qos <= j->qos && fits_elsewhere(cl, v[i], n, room)) {
+                        freed += size;
+                        used += size;
+                        pick[nv++] = v[i];
+                    }
+            if (freed >= j->gpus && (best < 0 || used < best_gpus)) {
+                best = n;
+                best_gpus = used;
+                nbest = nv;
+                for (int i = 0; i < nv; i++)
+                    chosen[i] = pick[i];
+            }
+        }
+    }
+    free(room);
+    if (best < 0)
+        return false;
+    evict_all(s, chosen, nbest, true);
+    s->migrations += (uint64_t)nbest;
+    return true;
+}
+
+bool sched_make_room(struct sched *s, struct job *j)
+{
+    if (!s->evict || j->gpus == 0)
+        return false;
+    if (s->policy->preempts && j->qos >= s->policy->preempt_class && j->qos > JOB_BEST_EFFORT &&
+        preempt_for(s, j))
+        return true;
+    if (s->policy->consolidates && s->now - s->last_consolidation >= s->policy->consolidate_every &&
+        consolidate_for(s, j)) {
+        s->last_consolidation = s->now;
+        return true;
+    }
+    return false;
+}

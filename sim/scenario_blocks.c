@@ -1,0 +1,178 @@
+/* scenario_blocks.c - the scenario's optional blocks: $.cost (how the fleet
+ * is paid for), $.kinds (what preemption costs each job kind, and its
+ * class) and $.services (inference services and their replica slots).
+ * scenarios/README.md documents the keys. */
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/json.h"
+#include "scenario_int.h"
+
+/* What every loader here reports against. */
+struct blk {
+    const char *file;
+    struct scenario *sc;
+    struct fs_err *err;
+};
+
+/* A string from names[n], by index; absent leaves *out unchanged. */
+static int load_enum(struct blk *c, const cJSON *o, const char *key, const char *const *names,
+                     int n, int *out)
+{
+    const char *v = NULL;
+    int rc = json_string(o, key, false, &v, c->file, "$.cost", c->err);
+    if (rc || !v)
+        return rc;
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    char list[128] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    return fs_fail(c->err, FS_EDATA, "%s: $.cost.%s: \"%s\" is not one of %s", c->file, key, v, list);
+}
+
+int scenario_load_cost(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
+{
+    struct blk b = {file, sc, err}, *c = &b;
+    static const char *const keys[] = {"billing", "commit", "idle", "forecast_months", NULL};
+    const cJSON *o = NULL;
+    int billing = COST_OWNED, commit = COST_ON_DEMAND, idle = COST_IDLE_PROPORTIONAL;
+    int64_t months = 6;
+    int rc;
+    if ((rc = json_child(root, "cost", false, cJSON_Object, &o, c->file, "$", c->err)))
+        return rc;
+    if (o && ((rc = json_check_keys(o, keys, c->file, "$.cost", c->err)) ||
+              (rc = load_enum(c, o, "billing", cost_billing_names, COST_BILLINGS, &billing)) ||
+              (rc = load_enum(c, o, "commit", cost_commit_names, 3, &commit)) ||
+              (rc = load_enum(c, o, "idle", cost_idle_names, 2, &idle)) ||
+              (rc = json_int(o, "forecast_months", false, 0, 120, &months, c->file, "$.cost", c->err))))
+        return rc;
+    if (commit != COST_ON_DEMAND && billing != COST_CLOUD)
+        return fs_fail(c->err, FS_EDATA, "%s: $.cost.commit: a commitment applies to cloud billing only, "
+                       "not %s", c->file, cost_billing_names[billing]);
+    c->sc->cost = (struct scenario_cost){(enum cost_billing)billing, (enum cost_commit)commit,
+                                         (enum cost_idle_rule)idle, (int)months};
+    return 0;
+}
+
+/* Defaults (assumptions, stated in scenarios/README.md): training saves a
+ * checkpoint every 30 min and reloads in 5 min; fine-tuning every 10 min,
+ * 2 min; batch inference works in 1-min units and reloads its model in
+ * 1 min; batch jobs keep no state, restart in 30 s and are best effort. */
+static const struct kind_terms kind_defaults[JOB_KIND_COUNT] = {
+    [JOB_TRAIN] = {1800, 300, JOB_STANDARD},
+    [JOB_FINETUNE] = {600, 120, JOB_STANDARD},
+    [JOB_INFER] = {60, 60, JOB_STANDARD},
+    [JOB_BATCH] = {0, 30, JOB_BEST_EFFORT},
+};
+
+int scenario_load_kinds(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
+{
+    struct blk b = {file, sc, err}, *c = &b;
+    static const char *const kinds[] = {"train", "finetune", "infer", "batch", NULL};
+    static const char *const keys[] = {"checkpoint_s", "restart_s", "class", NULL};
+    const cJSON *o = NULL;
+    int rc;
+    memcpy(c->sc->kinds, kind_defaults, sizeof kind_defaults);
+    if ((rc = json_child(root, "kinds", false, cJSON_Object, &o, c->file, "$", c->err)) || !o ||
+        (rc = json_check_keys(o, kinds, c->file, "$.kinds", c->err)))
+        return rc;
+    for (int k = 0; k < JOB_KIND_COUNT; k++) {
+        const cJSON *e = NULL;
+        char path[64];
+        snprintf(path, sizeof path, "$.kinds.%s", kinds[k]);
+        struct kind_terms *t = &c->sc->kinds[k];
+        const char *cls = NULL;
+        if ((rc = json_child(o, kinds[k], false, cJSON_Object, &e, c->file, "$.kinds", c->err)))
+            return rc;
+        if (!e)
+            continue;
+        if ((rc = json_check_keys(e, keys, c->file, path, c->err)) ||
+            (rc = json_number(e, "checkpoint_s", false, 0, 1e9, &t->checkpoint_s, c->file, path, c->err)) ||
+            (rc = json_number(e, "restart_s", false, 0, 1e9, &t->restart_s, c->file, path, c->err)) ||
+            (rc = json_string(e, "class", false, &cls, c->file, path, c->err)))
+            return rc;
+        if (cls && job_class_parse(cls) < 0)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.class: \"%s\" is not one of best-effort, standard, "
+                           "latency", c->file, path, cls);
+        if (cls)
+            t->qos = (enum job_class)job_class_parse(cls);
+    }
+    return rc;
+}
+
+
+/* The replica GPUs of service sp in this fleet: the largest count any
+ * allowed type present needs; OUT *allowed: the types that can host one
+ * replica in at most that many GPUs. */
+static int replica_shape(const struct scenario *sc, const struct service_spec *sp, uint64_t *allowed)
+{
+    int gpus = 0;
+    bool present[GPU_MAX_TYPES] = {false};
+    for (int g = 0; g < sc->nfleet; g++)
+        if (sc->fleet[g].gpus_per_node >= 1)
+            present[sc->fleet[g].type] = true;
+    for (int t = 0; t < sc->cat->n; t++) {
+        int need = present[t] && service_allows(sp, t) ? service_replica_gpus(sp, &sc->cat->types[t]) : 0;
+        int biggest = 0;
+        for (int g = 0; g < sc->nfleet; g++)
+            if (sc->fleet[g].type == t && sc->fleet[g].gpus_per_node > biggest)
+                biggest = sc->fleet[g].gpus_per_node;
+        if (need > 0 && need <= biggest && need > gpus)
+            gpus = need;
+    }
+    *allowed = 0;
+    for (int t = 0; t < sc->cat->n && gpus > 0; t++) {
+        int need = present[t] && service_allows(sp, t) ? service_replica_gpus(sp, &sc->cat->types[t]) : 0;
+        if (need > 0 && need <= gpus)
+            *allowed |= 1ULL << t;
+    }
+    return gpus;
+}
+
+int scenario_load_services(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
+{
+    const cJSON *arr = NULL;
+    int rc = json_child(root, "services", false, cJSON_Array, &arr, file, "$", err);
+    sc->nbatch = sc->wl.n;
+    if (rc || !arr)
+        return rc;
+    char *copy = xstrdup(file);
+    rc = service_specs_load(arr, file, sc->cat, dirname(copy), &sc->services, &sc->nservices, err);
+    free(copy);
+    if (rc)
+        return rc;
+    if (sc->nservices > 0 && sc->horizon == FS_TIME_MAX)
+        return fs_fail(err, FS_EDATA, "%s: $.services: a scenario with services needs horizon_s "
+                       "(services run until the end of the run)", file);
+    int infer = perf_workload_for_kind(sc->perf, "infer");
+    for (int k = 0; k < sc->nservices; k++) {
+        const struct service_spec *sp = &sc->services[k];
+        uint64_t allowed;
+        int gpus = replica_shape(sc, sp, &allowed);
+        if (gpus == 0)
+            return fs_fail(err, FS_EDATA, "%s: $.services[%d]: no GPU type of the fleet it may use holds "
+                           "a replica of a %.3g B-parameter model on one node", file, k, sp->params / 1e9);
+        int team = workload_team(&sc->wl, sp->team);
+        if (team < 0)
+            return fs_fail(err, FS_EDATA, "%s: $.services[%d].team: too many teams", file, k);
+        for (int r = 0; r < sp->as.max_replicas; r++) {
+            struct job j = {
+                .id = -((int64_t)k * 100000 + r + 1), .submit = -1, .kind = JOB_INFER,
+                .state = JOB_FUTURE, .team = (uint16_t)team, .gpus = gpus, .milli = GPU_MILLI,
+                .allowed = allowed, .ref_type = (int32_t)__builtin_ctzll(allowed), .workload = infer,
+                .work = INFINITY, .qos = sp->priority == SERVICE_LATENCY ? JOB_LATENCY : JOB_STANDARD,
+                .svc = (uint16_t)(k + 1),
+            };
+            job_reset_placement(&j);
+            workload_add(&sc->wl, &j);
+        }
+    }
+    return 0;
+}

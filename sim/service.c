@@ -1,0 +1,593 @@
+/* service.c - LLM inference services: specs, demand curves, replica sizing
+ * and throughput, the autoscaler, SLO accounting and M/M/c latency.  Every
+ * rule and constant is stated, with its source, in service.h. */
+#include "service.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/json.h"
+#include "../models/memory.h"
+#include "readers_int.h"
+
+#define SVC_SPAN_S 3155760000.0  /* 100 years: times, bins, periods, delays
+                                    (as SCEN_MAX_SPAN_S in scenario.c) */
+#define SVC_TOKENS_MAX 1e15      /* output tokens in one bin of a trace */
+#define SVC_DIURNAL_SCAN 4096    /* steps service_demand_next looks ahead */
+#define SVC_TRACE_HEADER "time_s,prompt_tokens,output_tokens"
+#define GB 1e9
+
+/* ---- loading ------------------------------------------------------------ */
+
+struct ctx {
+    const char *file, *base_dir;
+    const struct gpu_catalog *cat;
+    struct fs_err *err;
+};
+
+static char *join_path(const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir || !dir[0])
+        return xstrdup(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *out = xmalloc(n);
+    snprintf(out, n, "%s/%s", dir, rel);
+    return out;
+}
+
+/* A name or team: 1..SERVICE_NAME_MAX-1 printable ASCII characters other
+ * than ',' and '"', so it can stand in a CSV field as it is. */
+static int copy_name(struct ctx *c, const char *path, const char *key, const char *s, char *out)
+{
+    size_t len = strlen(s);
+    if (len >= SERVICE_NAME_MAX || s[strcspn(s, ",\"")] != '\0')
+        return fs_fail(c->err, FS_EDATA, "%s: %s.%s: must be 1-%d characters without ',' or '\"'",
+                       c->file, path, key, SERVICE_NAME_MAX - 1);
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < 0x20 || s[i] > 0x7e)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.%s: only printable ASCII characters",
+                           c->file, path, key);
+    memcpy(out, s, len + 1);
+    return 0;
+}
+
+/* seconds -> fs_time for a key already checked to lie in [0, SVC_SPAN_S]. */
+static fs_time usec(double s)
+{
+    return fs_from_seconds(s);
+}
+
+static void compute_runs(struct service_demand *d)
+{
+    d->run_end = xmalloc(d->n * sizeof *d->run_end);
+    d->run_end[d->n - 1] = (uint32_t)d->n;
+    for (size_t i = d->n - 1; i-- > 0;)
+        d->run_end[i] = d->rate[i + 1] != d->rate[i] ? (uint32_t)(i + 1) : d->run_end[i + 1];
+}
+
+/* One data row of a trace: its time, checked against the bins so far, and
+ * its output tokens appended to d->rate (converted to rates later). */
+static int trace_row(struct rd_lines *in, char *s, struct service_demand *d, size_t *cap,
+                     struct fs_err *err)
+{
+    struct rd_row r = {in->path, in->lineno, err};
+    char *f[3];
+    double t, prompt, output;
+    int rc, nf = rd_split(s, ',', f, 3);
+    if (nf != 3)
+        return fs_fail(err, FS_EDATA, "%s:%lld: %d fields; expected 3 (%s)", in->path,
+                       in->lineno, nf, SVC_TRACE_HEADER);
+    if ((rc = rd_num(&r, "time_s", f[0], 0, SVC_SPAN_S, &t)) ||
+        (rc = rd_num(&r, "prompt_tokens", f[1], 0, SVC_TOKENS_MAX, &prompt)) ||
+        (rc = rd_num(&r, "output_tokens", f[2], 0, SVC_TOKENS_MAX, &output)))
+        return rc;
+    fs_time at = usec(t);
+    if (d->n == 0)
+        d->start = at;
+    else if (d->n == 1 && d->bin == 0 && at <= d->start)
+        return rd_fail(&r, "time_s", "%s is not after the first row's time", f[0]);
+    else if (d->n == 1 && d->bin == 0)
+        d->bin = at - d->start;
+    fs_time want = d->start + (fs_time)d->n * d->bin; /* <= 2 x 100 years: no overflow */
+    if (d->n > 0 && at != want)
+        return rd_fail(&r, "time_s", "%s; expected %.17g: rows are bins of %.17g s from %.17g s, "
+                       "equally spaced by a whole number of microseconds", f[0],
+                       fs_to_seconds(want), fs_to_seconds(d->bin), fs_to_seconds(d->start));
+    xgrow(&d->rate, cap, d->n + 1, sizeof *d->rate);
+    d->rate[d->n++] = output;
+    return 0;
+}
+
+/* Read a demand curve CSV (as `fleetsim import azure-llm` writes it) into
+ * d's bins.  d->bin is the width when the spec gives it, else 0. */
+static int trace_read(struct service_demand *d, const char *where, struct fs_err *err)
+{
+    struct rd_lines in;
+    char *s;
+    size_t cap = 0;
+    int rc = rd_open(&in, d->trace, err);
+    if (rc == 0)
+        rc = rd_header(&in, SVC_TRACE_HEADER, err);
+    while (rc == 0 && (rc = rd_next(&in, &s, err)) > 0) {
+        if (rd_blank(s)) {
+            rc = 0;
+            continue;
+        }
+        if ((rc = rd_count_row(&in, err)) == 0)
+            rc = trace_row(&in, s, d, &cap, err);
+    }
+    rd_close(&in);
+    if (rc < 0)
+        return rc;
+    if (d->n == 0)
+        return fs_fail(err, FS_EDATA, "%s: no data rows", d->trace);
+    if (d->bin == 0)
+        return fs_fail(err, FS_EDATA, "%s: one row, so the bin width is unknown; give %s.bin_s",
+                       d->trace, where);
+    double width = fs_to_seconds(d->bin);
+    for (size_t i = 0; i < d->n; i++)
+        d->rate[i] = d->rate[i] * d->scale / width;
+    compute_runs(d);
+    return 0;
+}
+
+static int load_diurnal(struct ctx *c, const cJSON *o, const char *path, struct service_demand *d)
+{
+    static const char *const keys[] = {"mean_tokens_s", "amplitude", "peak_hour", "period_s",
+                                       "step_s", NULL};
+    double peak_h = 14, period = 86400, step = 300;
+    int rc;
+    d->kind = SERVICE_DIURNAL;
+    if ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
+        (rc = json_number(o, "mean_tokens_s", true, 0, 1e12, &d->mean_tokens_s, c->file, path, c->err)) ||
+        (rc = json_number(o, "amplitude", false, 0, 1, &d->amplitude, c->file, path, c->err)) ||
+        (rc = json_number(o, "peak_hour", false, 0, 24, &peak_h, c->file, path, c->err)) ||
+        (rc = json_number(o, "period_s", false, 1, SVC_SPAN_S, &period, c->file, path, c->err)) ||
+        (rc = json_number(o, "step_s", false, 1e-6, SVC_SPAN_S, &step, c->file, path, c->err)))
+        return rc;
+    d->period = usec(period);
+    d->peak = usec(peak_h * 3600) % d->period;
+    d->step = usec(step);
+    if (peak_h >= 24)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.peak_hour: %g must be less than 24", c->file,
+                       path, peak_h);
+    if (d->step < 1 || d->step > d->period)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.step_s: %g s must be at least 1 us and at most "
+                       "period_s (%g s)", c->file, path, step, period);
+    return 0;
+}
+
+static int load_demand(struct ctx *c, const cJSON *o, const char *path, struct service_demand *d)
+{
+    static const char *const keys[] = {"trace", "scale", "bin_s", "repeat", "diurnal", NULL};
+    const char *trace = NULL;
+    const cJSON *di = NULL, *rep = cJSON_GetObjectItemCaseSensitive(o, "repeat");
+    double bin_s = 0;
+    char p[80];
+    int rc;
+    d->scale = 1;
+    if ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
+        (rc = json_string(o, "trace", false, &trace, c->file, path, c->err)) ||
+        (rc = json_child(o, "diurnal", false, cJSON_Object, &di, c->file, path, c->err)))
+        return rc;
+    if (!trace == !di)
+        return fs_fail(c->err, FS_EDATA, "%s: %s: give exactly one of \"trace\" and \"diurnal\"",
+                       c->file, path);
+    if (di) {
+        const char *only = cJSON_GetObjectItemCaseSensitive(o, "scale") ? "scale"
+                         : cJSON_GetObjectItemCaseSensitive(o, "bin_s") ? "bin_s"
+                         : rep ? "repeat" : NULL;
+        if (only)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.%s: only with \"trace\"", c->file, path, only);
+        snprintf(p, sizeof p, "%s.diurnal", path);
+        return load_diurnal(c, di, p, d);
+    }
+    if (rep && !cJSON_IsBool(rep))
+        return fs_fail(c->err, FS_EDATA, "%s: %s.repeat: expected true or false", c->file, path);
+    if ((rc = json_number(o, "scale", false, 0, 1e6, &d->scale, c->file, path, c->err)) ||
+        (rc = json_number(o, "bin_s", false, 1e-6, SVC_SPAN_S, &bin_s, c->file, path, c->err)))
+        return rc;
+    d->kind = SERVICE_TRACE;
+    d->repeat = rep && cJSON_IsTrue(rep);
+    d->bin = usec(bin_s);
+    if (bin_s > 0 && d->bin < 1)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.bin_s: %g s is less than 1 us", c->file, path, bin_s);
+    d->trace = join_path(c->base_dir, trace);
+    return trace_read(d, path, c->err);
+}
+
+static int load_autoscaler(struct ctx *c, const cJSON *o, const char *path, struct service_autoscaler *as)
+{
+    static const char *const keys[] = {"target_util", "min_replicas", "max_replicas", "up_delay_s",
+                                       "down_delay_s", "cold_start_s", "tick_s", NULL};
+    double up = 0, down = 300, cold = 120, tick = 15;
+    int64_t lo = 1, hi = 16;
+    int rc;
+    as->target_util = 0.7;
+    if (o && ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
+              (rc = json_number(o, "target_util", false, 1e-3, 1, &as->target_util, c->file, path, c->err)) ||
+              (rc = json_int(o, "min_replicas", false, 0, 10000, &lo, c->file, path, c->err)) ||
+              (rc = json_int(o, "max_replicas", false, 1, 10000, &hi, c->file, path, c->err)) ||
+              (rc = json_number(o, "up_delay_s", false, 0, SVC_SPAN_S, &up, c->file, path, c->err)) ||
+              (rc = json_number(o, "down_delay_s", false, 0, SVC_SPAN_S, &down, c->file, path, c->err)) ||
+              (rc = json_number(o, "cold_start_s", false, 0, SVC_SPAN_S, &cold, c->file, path, c->err)) ||
+              (rc = json_number(o, "tick_s", false, 1e-3, 86400, &tick, c->file, path, c->err))))
+        return rc;
+    if (hi < lo)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.max_replicas: %lld is less than min_replicas (%lld)",
+                       c->file, path, (long long)hi, (long long)lo);
+    as->min_replicas = (int)lo;
+    as->max_replicas = (int)hi;
+    as->up_delay = usec(up);
+    as->down_delay = usec(down);
+    as->cold_start = usec(cold);
+    as->tick = usec(tick);
+    return 0;
+}
+
+static int load_allowed(struct ctx *c, const cJSON *arr, const char *path, uint64_t *mask)
+{
+    int i = 0;
+    if (cJSON_GetArraySize(arr) == 0)
+        return fs_fail(c->err, FS_EDATA, "%s: %s: empty; leave the key out to allow any type",
+                       c->file, path);
+    for (const cJSON *e = arr->child; e; e = e->next, i++) {
+        int t = cJSON_IsString(e) ? gpu_catalog_find(c->cat, e->valuestring) : -1;
+        if (!cJSON_IsString(e))
+            return fs_fail(c->err, FS_EDATA, "%s: %s[%d]: expected a GPU type name", c->file, path, i);
+        if (t < 0) {
+            const char *hint = fs_suggest(e->valuestring, c->cat->names, (size_t)c->cat->n);
+            return fs_fail(c->err, FS_EDATA, "%s: %s[%d]: unknown GPU type \"%s\"%s%s%s", c->file,
+                           path, i, e->valuestring, hint ? "; did you mean \"" : "",
+                           hint ? hint : "", hint ? "\"?" : "");
+        }
+        if (*mask & (UINT64_C(1) << t))
+            return fs_fail(c->err, FS_EDATA, "%s: %s[%d]: \"%s\" given twice", c->file, path, i,
+                           e->valuestring);
+        *mask |= UINT64_C(1) << t;
+    }
+    return 0;
+}
+
+/* The optional small objects: priority, allowed_types, request, slo. */
+static int load_options(struct ctx *c, const cJSON *o, const char *path, struct service_spec *sp)
+{
+    static const char *const req_keys[] = {"prompt_tokens", "output_tokens", NULL};
+    static const char *const slo_keys[] = {"latency_s", NULL};
+    const char *prio = NULL;
+    const cJSON *allowed = NULL, *req = NULL, *slo = NULL;
+    char p[80];
+    int rc;
+    if ((rc = json_string(o, "priority", false, &prio, c->file, path, c->err)) ||
+        (rc = json_child(o, "allowed_types", false, cJSON_Array, &allowed, c->file, path, c->err)) ||
+        (rc = json_child(o, "request", false, cJSON_Object, &req, c->file, path, c->err)) ||
+        (rc = json_child(o, "slo", false, cJSON_Object, &slo, c->file, path, c->err)))
+        return rc;
+    if (prio && strcmp(prio, "latency") != 0 && strcmp(prio, "standard") != 0)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.priority: \"%s\"; expected \"latency\" or "
+                       "\"standard\"", c->file, path, prio);
+    sp->priority = prio && strcmp(prio, "standard") == 0 ? SERVICE_STANDARD : SERVICE_LATENCY;
+    snprintf(p, sizeof p, "%s.allowed_types", path);
+    if (allowed && (rc = load_allowed(c, allowed, p, &sp->allowed)))
+        return rc;
+    snprintf(p, sizeof p, "%s.request", path);
+    if (req && ((rc = json_check_keys(req, req_keys, c->file, p, c->err)) ||
+                (rc = json_number(req, "prompt_tokens", false, 0, 1e7, &sp->prompt_tokens, c->file, p, c->err)) ||
+                (rc = json_number(req, "output_tokens", false, 1, 1e7, &sp->output_tokens, c->file, p, c->err))))
+        return rc;
+    snprintf(p, sizeof p, "%s.slo", path);
+    if (slo && ((rc = json_check_keys(slo, slo_keys, c->file, p, c->err)) ||
+                (rc = json_number(slo, "latency_s", true, 1e-6, 1e6, &sp->slo_latency_s, c->file, p, c->err))))
+        return rc;
+    return 0;
+}
+
+static int load_one(struct ctx *c, const cJSON *o, const char *path, struct service_spec *sp)
+{
+    static const char *const keys[] = {"name", "team", "model_params_b", "priority", "allowed_types",
+                                       "request", "demand", "autoscaler", "slo", NULL};
+    const char *name = NULL, *team = NULL;
+    const cJSON *demand = NULL, *as = NULL;
+    double params_b = 0;
+    char p[64];
+    int rc;
+    if (!cJSON_IsObject(o))
+        return fs_fail(c->err, FS_EDATA, "%s: %s: expected an object", c->file, path);
+    sp->prompt_tokens = SERVICE_PROMPT_TOKENS;
+    sp->output_tokens = SERVICE_OUTPUT_TOKENS;
+    if ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
+        (rc = json_string(o, "name", true, &name, c->file, path, c->err)) ||
+        (rc = copy_name(c, path, "name", name, sp->name)) ||
+        (rc = json_string(o, "team", false, &team, c->file, path, c->err)) ||
+        (rc = copy_name(c, path, "team", team ? team : name, sp->team)) ||
+        (rc = json_number(o, "model_params_b", true, 1e-3, 1e5, &params_b, c->file, path, c->err)) ||
+        (rc = load_options(c, o, path, sp)) ||
+        (rc = json_child(o, "demand", true, cJSON_Object, &demand, c->file, path, c->err)) ||
+        (rc = json_child(o, "autoscaler", false, cJSON_Object, &as, c->file, path, c->err)))
+        return rc;
+    sp->params = params_b * 1e9;
+    snprintf(p, sizeof p, "%s.autoscaler", path);
+    if ((rc = load_autoscaler(c, as, p, &sp->as)))
+        return rc;
+    snprintf(p, sizeof p, "%s.demand", path);
+    return load_demand(c, demand, p, &sp->demand);
+}
+
+int service_specs_load(const cJSON *arr, const char *file, const struct gpu_catalog *cat,
+                       const char *base_dir, struct service_spec **out, int *n, struct fs_err *err)
+{
+    struct ctx c = {file, base_dir, cat, err};
+    *out = NULL;
+    *n = 0;
+    if (!arr)
+        return 0;
+    if (!cJSON_IsArray(arr))
+        return fs_fail(err, FS_EDATA, "%s: $.services: expected an array", file);
+    int count = cJSON_GetArraySize(arr), i = 0, rc = 0;
+    if (count > SERVICE_MAX)
+        return fs_fail(err, FS_EDATA, "%s: $.services: %d services; at most %d", file, count,
+                       SERVICE_MAX);
+    struct service_spec *specs = xcalloc((size_t)(count > 0 ? count : 1), sizeof *specs);
+    for (const cJSON *e = arr->child; e && rc == 0; e = e->next, i++) {
+        char path[48];
+        snprintf(path, sizeof path, "$.services[%d]", i);
+        rc = load_one(&c, e, path, &specs[i]);
+        for (int j = 0; rc == 0 && j < i; j++)
+            if (strcmp(specs[j].name, specs[i].name) == 0)
+                rc = fs_fail(err, FS_EDATA, "%s: %s.name: \"%s\" is also $.services[%d]'s name",
+                             file, path, specs[i].name, j);
+    }
+    if (rc || count == 0) {
+        service_specs_free(specs, count);
+        return rc;
+    }
+    *out = specs;
+    *n = count;
+    return 0;
+}
+
+void service_specs_free(struct service_spec *specs, int n)
+{
+    if (!specs)
+        return;
+    for (int i = 0; i < n; i++) {
+        free(specs[i].demand.trace);
+        free(specs[i].demand.rate);
+        free(specs[i].demand.run_end);
+    }
+    free(specs);
+}
+
+/* ---- demand ------------------------------------------------------------- */
+
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return q - (a % b != 0 && a < 0);
+}
+
+/* a + b, or FS_TIME_MAX when that would overflow. */
+static fs_time add_sat(fs_time a, fs_time b)
+{
+    fs_time r;
+    return __builtin_add_overflow(a, b, &r) ? FS_TIME_MAX : r;
+}
+
+static double diurnal_step(const struct service_demand *d, int64_t k)
+{
+    double mid = (double)k * (double)d->step + 0.5 * (double)d->step;
+    double phase = fmod(mid - (double)d->peak, (double)d->period) / (double)d->period;
+    return d->mean_tokens_s * (1 + d->amplitude * cos(2 * M_PI * phase));
+}
+
+static double trace_at(const struct service_demand *d, fs_time t)
+{
+    fs_time period = (fs_time)d->n * d->bin;
+    if (t < d->start)
+        return 0;
+    fs_time off = t - d->start;
+    if (off >= period && !d->repeat)
+        return 0;
+    return d->rate[(off % period) / d->bin];
+}
+
+double service_demand(const struct service_spec *sp, fs_time t)
+{
+    const struct service_demand *d = &sp->demand;
+    return d->kind == SERVICE_TRACE ? trace_at(d, t) : diurnal_step(d, floor_div(t, d->step));
+}
+
+static fs_time trace_next(const struct service_demand *d, fs_time t)
+{
+    fs_time period = (fs_time)d->n * d->bin;
+    if (t < d->start) { /* demand 0 until the first non-zero bin */
+        size_t j = d->rate[0] != 0 ? 0 : d->run_end[0];
+        return j < d->n ? d->start + (fs_time)j * d->bin : FS_TIME_MAX;
+    }
+    fs_time off = t - d->start;
+    if (off >= period && !d->repeat)
+        return FS_TIME_MAX;
+    fs_time base = d->start + off / period * period;
+    size_t i = (size_t)(off % period / d->bin), j = d->run_end[i];
+    if (j < d->n)
+        return base + (fs_time)j * d->bin;
+    /* Constant to the end of this period. */
+    if (!d->repeat)
+        return d->rate[i] != 0 ? base + period : FS_TIME_MAX;
+    if (d->run_end[0] == d->n)
+        return FS_TIME_MAX; /* every bin the same */
+    fs_time wrap = add_sat(base, period);
+    return d->rate[0] != d->rate[i] ? wrap : add_sat(wrap, (fs_time)d->run_end[0] * d->bin);
+}
+
+static fs_time diurnal_next(const struct service_demand *d, fs_time t)
+{
+    if (d->amplitude == 0 || d->mean_tokens_s == 0)
+        return FS_TIME_MAX;
+    int64_t k = floor_div(t, d->step);
+    double v = diurnal_step(d, k);
+    int j = 1;
+    while (j < SVC_DIURNAL_SCAN && diurnal_step(d, k + j) == v)
+        j++;
+    fs_time r;
+    if (__builtin_mul_overflow(k + j, d->step, &r))
+        return FS_TIME_MAX;
+    return r;
+}
+
+fs_time service_demand_next(const struct service_spec *sp, fs_time t)
+{
+    const struct service_demand *d = &sp->demand;
+    return d->kind == SERVICE_TRACE ? trace_next(d, t) : diurnal_next(d, t);
+}
+
+/* ---- capacity ----------------------------------------------------------- */
+
+bool service_allows(const struct service_spec *sp, int type)
+{
+    if (type < 0 || type >= GPU_MAX_TYPES)
+        return false;
+    return sp->allowed == 0 || (sp->allowed >> type & 1);
+}
+
+static struct mem_model mem_of(const struct service_spec *sp)
+{
+    return (struct mem_model){.params = sp->params, .bytes_per_param = SERVICE_BYTES_PER_PARAM};
+}
+
+int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t)
+{
+    struct mem_model m = mem_of(sp);
+    double weights_gb = SERVICE_BYTES_PER_PARAM * sp->params / GB;
+    for (int g = 1; g <= SERVICE_MAX_GPUS; g *= 2) {
+        struct mem_job j = {.method = MEM_INFER, .gpus = g,
+                            .kv_budget_gb = SERVICE_KV_FRACTION * weights_gb};
+        if (mem_fits(&m, &j, t->memory_gb))
+            return g;
+    }
+    return 0;
+}
+
+double service_kv_bytes_per_token(const struct service_spec *sp)
+{
+    struct mem_model m = mem_of(sp);
+    int layers, hidden;
+    mem_shape(&m, &layers, &hidden);
+    return 2.0 * layers * SERVICE_KV_DIM * 2.0;
+}
+
+double service_replica_tokens_s(const struct service_spec *sp, const struct gpu_type *t, int gpus)
+{
+    if (gpus < 1)
+        return 0;
+    double context = sp->prompt_tokens + sp->output_tokens / 2;
+    double step_bytes = SERVICE_BYTES_PER_PARAM * sp->params +
+                        SERVICE_BATCH * context * service_kv_bytes_per_token(sp);
+    double bw = gpus * t->bandwidth_gbs * 1e9 * SERVICE_BW_EFFICIENCY;
+    return SERVICE_BATCH * bw / step_bytes;
+}
+
+/* ---- autoscaler --------------------------------------------------------- */
+
+int service_desired_replicas(const struct service_spec *sp, double demand_tokens_s,
+                             double replica_tokens_s)
+{
+    const struct service_autoscaler *as = &sp->as;
+    if (!(demand_tokens_s > 0))
+        return as->min_replicas;
+    if (!(replica_tokens_s > 0))
+        return as->max_replicas;
+    double x = demand_tokens_s / (replica_tokens_s * as->target_util);
+    if (x >= as->max_replicas)
+        return as->max_replicas;
+    int want = (int)ceil(x - 1e-9);
+    return want < as->min_replicas ? as->min_replicas : want;
+}
+
+static int decide(struct service_state *st, fs_time now, int to)
+{
+    if (to > st->wanted)
+        st->scale_ups++;
+    else if (to < st->wanted)
+        st->scale_downs++;
+    st->pending = 0;
+    st->last_change = now;
+    return st->wanted = to;
+}
+
+int service_autoscale(const struct service_spec *sp, struct service_state *st, fs_time now,
+                      double demand_tokens_s, double replica_tokens_s, int replicas_now)
+{
+    const struct service_autoscaler *as = &sp->as;
+    st->wanted = replicas_now;
+    if (replicas_now < as->min_replicas)
+        return decide(st, now, as->min_replicas);
+    if (replicas_now > as->max_replicas)
+        return decide(st, now, as->max_replicas);
+    int desired = service_desired_replicas(sp, demand_tokens_s, replica_tokens_s);
+    int dir = desired > replicas_now ? 1 : desired < replicas_now ? -1 : 0;
+    if (dir == 0) {
+        st->pending = 0;
+        return replicas_now;
+    }
+    if (dir != st->pending) {
+        st->pending = dir;
+        st->pending_since = now;
+        st->pending_to = desired;
+    } else if (dir > 0 ? desired < st->pending_to : desired > st->pending_to) {
+        st->pending_to = desired;
+    }
+    fs_time delay = dir > 0 ? as->up_delay : as->down_delay;
+    if (now - st->pending_since >= delay)
+        return decide(st, now, st->pending_to);
+    return replicas_now;
+}
+
+/* ---- SLO accounting and latency ----------------------------------------- */
+
+void service_account(struct service_state *st, double dt_s, double demand_tokens_s,
+                     double served_capacity_tokens_s)
+{
+    if (!(dt_s > 0))
+        return;
+    double demand = demand_tokens_s > 0 ? demand_tokens_s : 0;
+    double cap = served_capacity_tokens_s > 0 ? served_capacity_tokens_s : 0;
+    st->seconds += dt_s;
+    st->demand_tokens += demand * dt_s;
+    st->served_tokens += (demand < cap ? demand : cap) * dt_s;
+    if (demand > cap)
+        st->short_s += dt_s;
+}
+
+double service_attainment(const struct service_state *st)
+{
+    return st->demand_tokens > 0 ? st->served_tokens / st->demand_tokens : 1.0;
+}
+
+double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers)
+{
+    if (!(lambda_req_s >= 0))
+        return NAN;
+    if (servers < 1 || !(mu_req_s_per_server > 0) || lambda_req_s >= servers * mu_req_s_per_server)
+        return INFINITY;
+    double a = lambda_req_s / mu_req_s_per_server, b = 1;
+    for (int k = 1; k <= servers && b > 0; k++)
+        b = a * b / (k + a * b); /* once B underflows to 0 it stays 0 */
+    double c = servers * b / (servers - a * (1 - b));
+    return 1 / mu_req_s_per_server + c / (servers * mu_req_s_per_server - lambda_req_s);
+}
+
+double service_response_s(const struct service_spec *sp, double demand_tokens_s,
+                          double replica_tokens_s, int replicas)
+{
+    if (replicas < 1)
+        return INFINITY;
+    if (replicas > INT32_MAX / SERVICE_BATCH)
+        replicas = INT32_MAX / SERVICE_BATCH;
+    double lambda = demand_tokens_s / sp->output_tokens;
+    double mu = replica_tokens_s / (SERVICE_BATCH * sp->output_tokens);
+    return service_latency_s(lambda, mu, SERVICE_BATCH * replicas);
+}

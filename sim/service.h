@@ -1,0 +1,265 @@
+/* service.h - LLM inference services: long-running deployments whose work is
+ * a demand curve rather than a fixed amount, served by replicas that an
+ * autoscaler adds and removes.  A pure model for the engine to drive: no
+ * engine types, no clock, no placement.  The engine asks how many GPUs of a
+ * type one replica needs and how fast it serves, feeds the demand and its
+ * ready capacity through service_autoscale and service_account at its own
+ * event times, and owns cold starts (a replica it starts serves only
+ * cold_start after it started).
+ *
+ * Units: demand and capacity are OUTPUT (generated) tokens per second.
+ * Prompt tokens are not counted as demand: they are processed in one
+ * compute-bound prefill pass per request, and enter the model through the
+ * context each decode step reads (below) and through the calibration, which
+ * is against measured output-token throughput of a serving stack that does
+ * the prefills too.  MLPerf and ML.ENERGY report throughput the same way.
+ * Times are fs_time (microseconds); rates are per second of simulated time.
+ *
+ * A service ($.services[i] of a scenario; scenarios/README.md documents the
+ * keys) is a model of model_params_b billion parameters served in BF16,
+ * each replica a group of 1, 2, 4 or 8 GPUs of one type (tensor parallel,
+ * in one node).
+ *
+ * Memory: one replica on n GPUs of type T fits when mem_fits (models/
+ * memory.h, inference rule: weights and KV cache sharded over the n GPUs,
+ * plus MEM_OVERHEAD_GB per GPU) holds with weights at 2 B/param and a KV
+ * cache (and activation) allowance of SERVICE_KV_FRACTION of the weight
+ * bytes.  SERVICE_KV_FRACTION = 0.4 is an assumption.  Serving stacks give
+ * the cache what the weights leave (vLLM reserves 90 % of the GPU by
+ * default) and need room for tens of sequences.  For a 70B model, 0.4 x
+ * 140 GB = 56 GB is 190,000 tokens of GQA cache (290,816 B/token, below),
+ * 64 sequences of 3,000 tokens.  The rule gives the deployments used in
+ * practice: 7B on one GPU of 24 GB or more (14 x 1.4 + 2 = 21.6 GB per
+ * GPU; an 8B model needs 24.4 GB, so two 4090s); 70B BF16 on 2 H200, 4 H100 or A100-80GB, 8 A100-40GB or L40S; 70B
+ * never on RTX 4090s (8 x 24 GB would hold the 140 GB of weights, but
+ * 196 / 8 + 2 = 26.5 GB > 24 GB leaves no room for the cache).
+ *
+ * Throughput: decode is memory-bound (Splitwise, ISCA'24; the GPT-J batch-1
+ * H100/A100 ratio equals their bandwidth ratio, TensorRT-LLM H100vsA100
+ * blog; both in ../shared/calibration).  Each decode step of a batch of
+ * SERVICE_BATCH sequences reads the weights once and every sequence's KV
+ * cache, so one replica generates
+ *
+ *   tokens/s = B x (gpus x bandwidth x SERVICE_BW_EFFICIENCY) / bytes_per_step,
+ *   bytes_per_step = 2 x params + B x context x kv_bytes_per_token,
+ *   context = prompt_tokens + output_tokens / 2   (a sequence's mean KV
+ *                                                  length while it decodes),
+ *   kv_bytes_per_token = 2 (K, V) x layers x SERVICE_KV_DIM x 2 bytes,
+ *
+ * with layers from mem_shape (params = 12 x layers x hidden^2, hidden = 128
+ * x layers: 33 for 7B, 71 for 70B) and SERVICE_KV_DIM = 1024 = 8 KV heads of
+ * 128 dims (grouped-query attention as in Llama-2-70B, every Llama 3 size
+ * and Mistral-7B; LLAMA2_ARCH in models/data/workloads.json).  B = 64
+ * sequences in flight per replica is ASSUMPTION_BATCH of workloads.json, a
+ * server operating point under a per-token latency limit.  The batch is the
+ * same on every GPU type, so for equal GPU counts the tokens/s of two types
+ * are in the ratio of their bandwidths (exactly; tested).  Tensor-parallel
+ * communication is not modelled separately: the efficiency is calibrated
+ * on a 4-GPU replica.
+ *
+ * SERVICE_BW_EFFICIENCY = 0.48 is calibrated on ML.ENERGY Leaderboard v3
+ * (calibration.json source MLENERGY; ../shared/traces/power/
+ * mlenergy_llm_configs.csv): Llama-3.1-70B-Instruct, BF16, vLLM, 4 x H100
+ * SXM, max_num_seqs 64 (mean batch 63.8), lm-arena-chat: 2,510.5 output
+ * tokens/s.  With the default request below the formula gives 0.4785 for
+ * that figure; 0.48 gives 2,518 tokens/s (+0.3 %, tested within 2 %).  The
+ * efficiency absorbs everything the roofline leaves out: prefill passes,
+ * attention kernels, scheduling gaps.  Cross-check: for Llama-3.1-8B on one
+ * H100 at batch 64 the same data measure 5,147 tokens/s; the formula gives
+ * 3,779 at the default 1,260-token context and 5,318 at lm-arena-chat's
+ * shorter one (352 output tokens; its prompt lengths are not in the data,
+ * 200 assumed), so the KV term, i.e. the context, matters most for small
+ * models.  For two types the roofline ratio is the bandwidth ratio: H200 /
+ * H100 = 1.43, where MLPerf v4.1 Llama-2-70B measures 1.35 (decode is not
+ * purely memory-bound at large batch).
+ *
+ * Request shape: SERVICE_PROMPT_TOKENS = 1155 and SERVICE_OUTPUT_TOKENS =
+ * 211 per request unless the spec says ("request"), the means of the Azure
+ * LLM inference trace 2023, conversation service (19,366 requests;
+ * Azure/AzurePublicDataset, ../shared/traces/azure-llm-2023).  The code
+ * trace's means are 2,048 and 28.  Prefill compute is not modelled apart
+ * from what the calibration absorbs, so the model is optimistic for
+ * prompt-heavy services: the code trace's 73 prompt tokens per output
+ * token cost about 2 x params x 73 FLOP of prefill per output token, which
+ * the roofline does not charge.
+ *
+ * Latency: each replica is SERVICE_BATCH servers (batch slots), each
+ * serving one request at a time at 1/B of the replica's tokens/s, so mu =
+ * replica_tokens_s / (B x output_tokens) requests/s per slot, arrivals
+ * lambda = demand / output_tokens requests/s, and the mean response time is
+ * the M/M/c one (service_latency_s).  With fixed mu this is conservative:
+ * a batch that is not full decodes faster.
+ *
+ * Autoscaler (Kubernetes HPA semantics, kubernetes.io "Horizontal Pod
+ * Autoscaling": desiredReplicas = ceil(currentMetric / target); the
+ * stabilization window of a direction picks the most conservative
+ * recommendation seen during it): desired = ceil(demand / (replica_tokens_s
+ * x target_util)), clamped to [min_replicas, max_replicas].  A scale-up
+ * happens once desired > current has held at every call for up_delay (to
+ * the smallest desired seen while it held), a scale-down once desired <
+ * current has held for down_delay (to the largest).  Defaults
+ * (scenarios/README.md): tick 15 s, up 0 s, down 300 s are HPA's defaults
+ * (sync period, scaleUp and scaleDown stabilization windows); target 0.7,
+ * replicas 1..16 and a 120 s cold start are assumptions.
+ *
+ * Ownership: service_specs_load allocates the array and everything in it;
+ * the caller frees it with service_specs_free.  A struct service_state is
+ * plain data: a zeroed one ({0}) is a fresh state.
+ */
+#ifndef FS_SIM_SERVICE_H
+#define FS_SIM_SERVICE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/base.h"
+#include "../models/gpu.h"
+
+#define SERVICE_BYTES_PER_PARAM 2.0  /* BF16 weights */
+#define SERVICE_KV_FRACTION 0.4      /* KV + activation allowance / weight bytes (assumption) */
+#define SERVICE_KV_DIM 1024          /* K or V values per token per layer: 8 heads x 128 */
+#define SERVICE_BATCH 64             /* sequences in flight per replica (ASSUMPTION_BATCH) */
+#define SERVICE_BW_EFFICIENCY 0.48   /* calibrated on MLENERGY, see above */
+#define SERVICE_PROMPT_TOKENS 1155.0 /* per request, Azure conv 2023 mean */
+#define SERVICE_OUTPUT_TOKENS 211.0  /* per request, Azure conv 2023 mean */
+#define SERVICE_MAX_GPUS 8           /* a replica is 1, 2, 4 or 8 GPUs */
+#define SERVICE_MAX 4096             /* services in one scenario */
+#define SERVICE_NAME_MAX 32          /* name and team: 1..31 characters */
+
+enum service_priority { SERVICE_LATENCY, SERVICE_STANDARD };
+enum service_demand_kind { SERVICE_TRACE, SERVICE_DIURNAL };
+
+/* Demand over time, piecewise constant. */
+struct service_demand {
+    enum service_demand_kind kind;
+    /* SERVICE_TRACE: bin i covers [start + i x bin, start + (i+1) x bin)
+     * at rate[i] = output_tokens_i x scale / (bin in seconds), so the
+     * tokens of a bin integrate exactly to its output_tokens x scale.
+     * Before start and after the last bin the demand is 0, unless repeat:
+     * then the curve repeats with period n x bin from start. */
+    char *trace;            /* the CSV's path as opened */
+    double scale;
+    bool repeat;
+    fs_time start, bin;
+    size_t n;
+    double *rate;           /* tokens/s per bin */
+    uint32_t *run_end;      /* first bin after i whose rate differs, n if none */
+    /* SERVICE_DIURNAL: step k covers [k x step, (k+1) x step) at
+     * mean x (1 + amplitude x cos(2 pi (m_k - peak) / period)), m_k the
+     * step's midpoint: a cosine day, highest at peak (peak_hour x 3600 s
+     * modulo the period, into every period), never negative (amplitude
+     * <= 1). */
+    double mean_tokens_s, amplitude;
+    fs_time peak, period, step;
+};
+
+struct service_autoscaler {
+    double target_util;     /* (0, 1] */
+    int min_replicas;       /* >= 0 */
+    int max_replicas;       /* >= max(1, min_replicas) */
+    fs_time up_delay, down_delay, cold_start, tick;
+};
+
+struct service_spec {
+    char name[SERVICE_NAME_MAX];
+    char team[SERVICE_NAME_MAX];  /* default: the service's name */
+    double params;                /* model parameters (model_params_b x 1e9) */
+    enum service_priority priority;
+    uint64_t allowed;             /* bit i: catalog type i; 0 = any type */
+    double prompt_tokens, output_tokens;  /* per request */
+    struct service_demand demand;
+    struct service_autoscaler as;
+    double slo_latency_s;         /* mean response time target; 0 = none */
+};
+
+/* Load a scenario's "services" array.  arr may be NULL (no services: *out
+ * NULL, *n 0).  file names the scenario in messages, whose JSON paths are
+ * "$.services[i]...."; trace paths are relative to base_dir (NULL or "":
+ * the current folder) unless absolute.  Unknown keys, out-of-range numbers,
+ * unknown GPU types (with a suggestion), duplicate service names and a
+ * malformed trace ("TRACE:LINE: column NAME: ...") are errors.
+ * OUT *out (caller frees with service_specs_free), *n.
+ * RET: 0, FS_EDATA, or FS_ENOINPUT (a trace cannot be read); on failure
+ * *out is NULL and *n 0. */
+int service_specs_load(const cJSON *arr, const char *file, const struct gpu_catalog *cat,
+                       const char *base_dir, struct service_spec **out, int *n,
+                       struct fs_err *err);
+void service_specs_free(struct service_spec *specs, int n); /* NULL is fine */
+
+/* Demand at time t, output tokens/s (>= 0). */
+double service_demand(const struct service_spec *sp, fs_time t);
+/* RET: a time next > t such that the demand is constant on [t, next): the
+ * time it next changes (for the diurnal curve, rarely, a step boundary
+ * where it keeps its value), or FS_TIME_MAX when it never changes again. */
+fs_time service_demand_next(const struct service_spec *sp, fs_time t);
+
+/* True when the spec allows catalog type index type. */
+bool service_allows(const struct service_spec *sp, int type);
+/* RET: the fewest GPUs (1, 2, 4, 8) of type t that hold one replica (the
+ * memory rule above), or 0 when 8 are not enough.  Ignores allowed types. */
+int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t);
+/* Output tokens/s of one replica on gpus GPUs of type t (the roofline
+ * above); 0 when gpus < 1.  Does not check that the replica fits. */
+double service_replica_tokens_s(const struct service_spec *sp, const struct gpu_type *t, int gpus);
+/* KV-cache bytes per token of the spec's model (exposed for tests). */
+double service_kv_bytes_per_token(const struct service_spec *sp);
+
+/* What the autoscaler and the accounting keep between calls. */
+struct service_state {
+    int wanted;             /* the last answer of service_autoscale */
+    int pending;            /* +1 a scale-up is pending, -1 down, 0 none */
+    int pending_to;         /* the count it would scale to (most conservative
+                               desired seen while pending) */
+    fs_time pending_since;  /* the call that first saw it */
+    fs_time last_change;    /* time of the last scale decision */
+    long scale_ups, scale_downs;
+    /* service_account's integrals */
+    double demand_tokens, served_tokens;
+    double seconds, short_s; /* accounted time; time with demand > capacity */
+};
+
+/* ceil(demand / (replica_tokens_s x target_util)) clamped to [min, max]; a
+ * quotient within 1e-9 above an integer counts as that integer, so that a
+ * demand of exactly k replicas' worth wants k.  RET: the clamped count;
+ * when replica_tokens_s <= 0 (nothing can serve it): min_replicas when
+ * demand is 0, else max_replicas. */
+int service_desired_replicas(const struct service_spec *sp, double demand_tokens_s,
+                             double replica_tokens_s);
+
+/* One autoscaler evaluation at now (calls in non-decreasing time; the
+ * engine calls it every as.tick and may call it in between).  current =
+ * replicas_now, the replicas the engine has (starting or ready).  A current
+ * below min or above max is corrected at once; otherwise see the rules
+ * above: a direction's condition must hold at every call from the first
+ * that saw it until one at least up_delay / down_delay later.
+ * RET: the replicas wanted now (current when nothing is decided); also
+ * stored in st->wanted. */
+int service_autoscale(const struct service_spec *sp, struct service_state *st, fs_time now,
+                      double demand_tokens_s, double replica_tokens_s, int replicas_now);
+
+/* Account dt_s seconds (<= 0: nothing) at a constant demand and a constant
+ * capacity of the ready replicas (tokens/s): demand x dt tokens demanded,
+ * min(demand, capacity) x dt served, dt short when demand > capacity. */
+void service_account(struct service_state *st, double dt_s, double demand_tokens_s,
+                     double served_capacity_tokens_s);
+/* served / demanded tokens; 1 when nothing was demanded. */
+double service_attainment(const struct service_state *st);
+
+/* M/M/c mean response time, seconds: 1/mu + C(c, lambda/mu) / (c mu -
+ * lambda), C the Erlang C probability of waiting, computed from the Erlang
+ * B recurrence B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), a = lambda/mu,
+ * and C = c B / (c - a (1 - B)), which stays in [0, 1] for any c (no
+ * factorials or powers).  RET: +INFINITY when lambda >= c mu, servers < 1 or
+ * mu <= 0; NAN when lambda is negative or NaN. */
+double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers);
+
+/* The service's mean response time with `replicas` ready replicas of
+ * replica_tokens_s each at the given demand: service_latency_s with lambda
+ * = demand / output_tokens, mu = replica_tokens_s / (SERVICE_BATCH x
+ * output_tokens) and SERVICE_BATCH x replicas servers.  RET: +INFINITY
+ * for replicas < 1. */
+double service_response_s(const struct service_spec *sp, double demand_tokens_s,
+                          double replica_tokens_s, int replicas);
+
+#endif

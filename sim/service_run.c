@@ -1,0 +1,215 @@
+/* service_run.c - inference services in the engine: the autoscaler's ticks,
+ * replicas submitted and stopped, cold starts, and the accounting of demand,
+ * capacity and latency between events (sim/service.h has the model). */
+#include "service_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { EV_TICK = 2, EV_READY = 3 }; /* after engine.c's EV_ARRIVAL, EV_FINISH */
+
+static const struct service_spec *spec_of(const struct sim *s, int k)
+{
+    return &s->sc->services[k];
+}
+
+/* Tokens/s of replica job j where it runs. */
+static double replica_rate(const struct sim *s, const struct job *j)
+{
+    return service_replica_tokens_s(spec_of(s, j->svc - 1), &s->sc->cat->types[j->type], j->gpus);
+}
+
+/* Account service k from its last accounting to t: demand is piecewise
+ * constant (split where it changes), capacity constant (the engine
+ * accounts before every change). */
+static void account(struct sim *s, int k, fs_time t)
+{
+    struct svc_run *r = &s->svc[k];
+    const struct service_spec *sp = spec_of(s, k);
+    while (r->last < t) {
+        fs_time next = service_demand_next(sp, r->last);
+        fs_time to = next < t ? next : t;
+        double dt = fs_to_seconds(to - r->last), demand = service_demand(sp, r->last);
+        service_account(&r->st, dt, demand, r->capacity);
+        if (demand > 0) {
+            double per = r->ready ? r->capacity / r->ready : 0;
+            double lat = service_response_s(sp, demand, per, r->ready);
+            double tokens = demand * dt;
+            r->demand_tokens += tokens;
+            if (isfinite(lat))
+                r->latency_tokens += lat * fmin(demand, r->capacity) * dt;
+            if (sp->slo_latency_s > 0 && lat <= sp->slo_latency_s)
+                r->slo_tokens += tokens;
+            if (r->capacity <= 0)
+                r->down_s += dt;
+        }
+        r->replica_s += r->live * dt;
+        r->last = to;
+    }
+}
+
+void svc_init(struct sim *s)
+{
+    int n = s->sc->nservices;
+    s->svc = xcalloc((size_t)(n > 0 ? n : 1), sizeof *s->svc);
+    s->svc_ready = xcalloc(s->njobs > 0 ? s->njobs : 1, 1);
+    for (int k = 0; k < n; k++)
+        evq_push(&s->q, 0, EV_TICK, k);
+}
+
+void svc_free(struct sim *s)
+{
+    free(s->svc);
+    free(s->svc_ready);
+}
+
+/* The replica slots of service k: [first, first + max_replicas). */
+static size_t first_slot(const struct sim *s, int k)
+{
+    size_t i = s->sc->nbatch;
+    for (int m = 0; m < k; m++)
+        i += (size_t)spec_of(s, m)->as.max_replicas;
+    return i;
+}
+
+/* Stop replica i of service k now (scale-down): its GPUs go back and its
+ * slot is free again, keeping the time it ran. */
+static void stop(struct sim *s, int k, size_t i)
+{
+    struct job *j = &s->jobs[i];
+    struct svc_run *r = &s->svc[k];
+    if (j->state == JOB_QUEUED) {
+        sched_withdraw(&s->sched, j);
+        s->nqueued--;
+        r->live--;
+        sim_publish(s, SIM_WITHDRAW, j);
+    } else {
+        if (s->svc_ready[i]) {
+            r->capacity -= replica_rate(s, j);
+            r->ready--;
+            s->svc_ready[i] = 0;
+        }
+        sim_set_rate(s, i, 0);
+        j->end = s->now;
+        j->ran += s->now - j->seg;
+        sched_release(&s->sched, j);
+        s->nrunning--;
+        r->live--;
+        sim_publish(s, SIM_FINISH, j);
+    }
+    fs_time ran = j->ran;
+    job_reset_placement(j);
+    j->ran = ran;
+    j->state = JOB_FUTURE;
+}
+
+static void svc_tick(struct sim *s, int k)
+{
+    const struct service_spec *sp = spec_of(s, k);
+    struct svc_run *r = &s->svc[k];
+    account(s, k, s->now);
+    double demand = service_demand(sp, s->now), per = r->ready ? r->capacity / r->ready : 0;
+    if (per <= 0) { /* nothing ready: the best type it may use */
+        for (int t = 0; t < s->sc->cat->n; t++) {
+            int g = service_allows(sp, t) ? service_replica_gpus(sp, &s->sc->cat->types[t]) : 0;
+            if (g > 0)
+                per = fmax(per, service_replica_tokens_s(sp, &s->sc->cat->types[t], g));
+        }
+    }
+    int want = service_autoscale(sp, &r->st, s->now, demand, per, r->live);
+    size_t first = first_slot(s, k), end = first + (size_t)sp->as.max_replicas;
+    /* Scale up into free slots; scale down the newest queued first, then
+     * the newest not yet serving. */
+    for (size_t i = first; i < end && r->live < want; i++) {
+        struct job *j = &s->jobs[i];
+        if (j->state != JOB_FUTURE)
+            continue;
+        j->submit = s->now;
+        sched_submit(&s->sched, j);
+        s->nqueued++;
+        r->live++;
+        sim_publish(s, SIM_SUBMIT, j);
+    }
+    for (int pass = 0; pass < 2 && r->live > want; pass++)
+        for (size_t i = end; i-- > first && r->live > want;) {
+            const struct job *j = &s->jobs[i];
+            if (pass == 0 ? j->state == JOB_QUEUED : j->state == JOB_RUNNING && !s->svc_ready[i])
+                stop(s, k, i);
+        }
+    /* Then serving replicas, the slowest first (on a mixed fleet the
+     * count alone would drop a fast one as readily as a slow one). */
+    while (r->live > want) {
+        size_t slow = end;
+        for (size_t i = end; i-- > first;)
+            if (s->jobs[i].state == JOB_RUNNING &&
+                (slow == end || replica_rate(s, &s->jobs[i]) < replica_rate(s, &s->jobs[slow])))
+                slow = i;
+        if (slow == end)
+            break;
+        stop(s, k, slow);
+    }
+    if (r->live > r->max_live)
+        r->max_live = r->live;
+    if (s->now + sp->as.tick <= s->sc->horizon)
+        evq_push(&s->q, s->now + sp->as.tick, EV_TICK, k);
+}
+
+void svc_started(struct sim *s, size_t i)
+{
+    const struct job *j = &s->jobs[i];
+    int k = j->svc - 1;
+    account(s, k, s->now);
+    evq_push(&s->q, s->now + spec_of(s, k)->as.cold_start, EV_READY, (int32_t)i);
+}
+
+static void svc_ready(struct sim *s, size_t i)
+{
+    const struct job *j = &s->jobs[i];
+    int k = j->svc - 1;
+    /* Stale when the replica stopped or moved since. */
+    if (j->state != JOB_RUNNING || s->svc_ready[i] || j->seg + spec_of(s, k)->as.cold_start != s->now)
+        return;
+    account(s, k, s->now);
+    s->svc_ready[i] = 1;
+    s->svc[k].ready++;
+    s->svc[k].capacity += replica_rate(s, j);
+}
+
+void svc_evicted(struct sim *s, size_t i)
+{
+    const struct job *j = &s->jobs[i];
+    int k = j->svc - 1;
+    account(s, k, s->now);
+    if (s->svc_ready[i]) {
+        s->svc[k].capacity -= replica_rate(s, j);
+        s->svc[k].ready--;
+        s->svc_ready[i] = 0;
+    }
+}
+
+void svc_end(struct sim *s)
+{
+    for (int k = 0; k < s->sc->nservices; k++)
+        account(s, k, s->now);
+}
+
+bool svc_event(struct sim *s, const struct event *ev)
+{
+    if (ev->kind == EV_TICK)
+        svc_tick(s, (int)ev->arg);
+    else if (ev->kind == EV_READY)
+        svc_ready(s, (size_t)ev->arg);
+    else
+        return false;
+    return true;
+}
+
+double svc_attainment(const struct sim *s)
+{
+    double demand = 0, served = 0;
+    for (int k = 0; k < s->sc->nservices; k++) {
+        demand += s->svc[k].st.demand_tokens;
+        served += s->svc[k].st.served_tokens;
+    }
+    return demand > 0 ? served / demand : 1;
+}

@@ -1,0 +1,41 @@
+/* service_run.h - inference services in the engine (private to sim/):
+ * each service's autoscaler runs every as.tick (an engine event), submits
+ * replicas into its slots (scenario.h) and stops the newest when it scales
+ * down; a started replica serves after as.cold_start (another event).
+ * Demand, the ready replicas' capacity and the M/M/c latency are accounted
+ * exactly between events, since each is constant in between.
+ *
+ * A replica is a job of its service's class (latency or standard) that
+ * never finishes by itself: it runs at rate 0 until scaled down, evicted or
+ * the run ends.  Its GPU time counts in utilization, energy and cost like
+ * any job's; its wait and run time stay out of the jobs' statistics. */
+#ifndef FS_SIM_SERVICE_RUN_H
+#define FS_SIM_SERVICE_RUN_H
+
+#include "engine.h"
+
+/* What a service did over the run. */
+struct svc_run {
+    struct service_state st;  /* the autoscaler's state and service_account's integrals */
+    fs_time last;             /* accounted up to here */
+    double capacity;          /* tokens/s of the ready replicas */
+    int ready, live;          /* replicas ready; submitted and not stopped */
+    int max_live;
+    double demand_tokens;     /* the same as st.demand_tokens, kept here too */
+    double latency_tokens;    /* sum of latency x tokens served: / served = mean */
+    double slo_tokens;        /* tokens demanded while the latency met the SLO */
+    double down_s;            /* seconds with demand and no ready replica */
+    double replica_s;         /* replica-seconds submitted (starting, queued or ready) */
+};
+
+void svc_init(struct sim *s);     /* after the queue and jobs exist */
+void svc_free(struct sim *s);
+bool svc_event(struct sim *s, const struct event *ev); /* RET: true if it was a service event */
+void svc_started(struct sim *s, size_t i);             /* replica i was placed */
+void svc_evicted(struct sim *s, size_t i);             /* replica i is being evicted */
+void svc_end(struct sim *s);                           /* account to s->now, the end */
+
+/* Served / demanded tokens over every service; 1 without demand. */
+double svc_attainment(const struct sim *s);
+
+#endif

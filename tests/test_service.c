@@ -1,0 +1,608 @@
+/* test_service.c - inference services: replica sizing (the 4090 hosts a 7B
+ * replica and never a 70B one), the roofline's bandwidth ratio and its
+ * calibration point, the spec loader and its errors, demand curves and
+ * their change times, the autoscaler's exact decision times on a step
+ * demand, SLO accounting, and M/M/c latency against hand-worked values. */
+#include "../sim/service.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define S(x) ((fs_time)((x) * FS_USEC)) /* whole seconds to fs_time */
+
+static struct gpu_catalog *cat;
+
+static int setup(void)
+{
+    return tu_load_catalog(&cat);
+}
+
+static int teardown(void)
+{
+    gpu_catalog_free(cat);
+    return 0;
+}
+
+static const struct gpu_type *gpu(const char *name)
+{
+    int i = gpu_catalog_find(cat, name);
+    CU_ASSERT_FATAL(i >= 0);
+    return &cat->types[i];
+}
+
+static int rel_close(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fabs(b);
+}
+
+/* A spec built in code, with the defaults the loader gives. */
+static struct service_spec spec(double params_b)
+{
+    return (struct service_spec){
+        .name = "svc", .team = "svc", .params = params_b * 1e9,
+        .prompt_tokens = SERVICE_PROMPT_TOKENS, .output_tokens = SERVICE_OUTPUT_TOKENS,
+        .as = {.target_util = 0.5, .min_replicas = 1, .max_replicas = 16, .up_delay = S(60),
+               .down_delay = S(600), .cold_start = S(120), .tick = S(60)}};
+}
+
+/* ---- capacity ------------------------------------------------------------ */
+
+static void test_replica_gpus(void)
+{
+    struct service_spec s7 = spec(7), s70 = spec(70);
+    /* 7B: 14 GB x 1.4 + 2 GB = 21.6 GB on one GPU. */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s7, gpu("rtx4090")), 1);
+    CU_ASSERT_EQUAL(service_replica_gpus(&s7, gpu("h100-sxm")), 1);
+    /* 7B on 16 GB: 21.6 > 16, 9.8 + 2 <= 16 on two. */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s7, gpu("t4")), 2);
+    /* 70B: 196 GB / n + 2 GB per GPU. */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s70, gpu("rtx4090")), 0); /* 26.5 > 24 on 8 */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s70, gpu("h100-sxm")), 4); /* 100 > 80, 51 */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s70, gpu("h200-sxm")), 2); /* 100 <= 141 */
+    CU_ASSERT_EQUAL(service_replica_gpus(&s70, gpu("a100-sxm-40")), 8);
+    CU_ASSERT_EQUAL(service_replica_gpus(&s70, gpu("l40s")), 8);
+}
+
+static void test_kv_bytes(void)
+{
+    /* 2 x layers x 1024 x 2 with layers from mem_shape: 33 for 7e9, 71 for
+     * 70e9 (Llama-2-70B's real 80 layers give 327,680). */
+    struct service_spec s7 = spec(7), s70 = spec(70);
+    CU_ASSERT_DOUBLE_EQUAL(service_kv_bytes_per_token(&s7), 135168, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(service_kv_bytes_per_token(&s70), 290816, 1e-9);
+}
+
+static void test_bandwidth_ratio(void)
+{
+    /* Same batch and bytes per step on both: the ratio is the bandwidths'. */
+    struct service_spec s7 = spec(7);
+    const struct gpu_type *h100 = gpu("h100-sxm"), *g4090 = gpu("rtx4090");
+    double r = service_replica_tokens_s(&s7, h100, 1) / service_replica_tokens_s(&s7, g4090, 1);
+    CU_ASSERT(rel_close(r, h100->bandwidth_gbs / g4090->bandwidth_gbs, 1e-9));
+    /* Linear in the GPU count; nothing for no GPUs. */
+    CU_ASSERT(rel_close(service_replica_tokens_s(&s7, h100, 4), 4 * service_replica_tokens_s(&s7, h100, 1), 1e-12));
+    CU_ASSERT_EQUAL(service_replica_tokens_s(&s7, h100, 0), 0);
+}
+
+static void test_calibration(void)
+{
+    /* MLENERGY: Llama-3.1-70B-Instruct, BF16, vLLM, 4 x H100 SXM, batch 64:
+     * 2,510.5 output tokens/s.  The model must land within 2 %. */
+    struct service_spec s70 = spec(70);
+    double t = service_replica_tokens_s(&s70, gpu("h100-sxm"), 4);
+    CU_ASSERT(rel_close(t, 2510.5, 0.02));
+    /* By hand: 64 x 4 x 3350e9 x 0.48 / (140e9 + 64 x 1260.5 x 290816). */
+    CU_ASSERT(rel_close(t, 64 * 4 * 3350e9 * 0.48 / (140e9 + 64 * 1260.5 * 290816.0), 1e-12));
+}
+
+static void test_allows(void)
+{
+    struct service_spec s = spec(7);
+    CU_ASSERT_TRUE(service_allows(&s, 0));
+    CU_ASSERT_TRUE(service_allows(&s, 63));
+    CU_ASSERT_FALSE(service_allows(&s, -1));
+    CU_ASSERT_FALSE(service_allows(&s, 64));
+    s.allowed = UINT64_C(1) << 6;
+    CU_ASSERT_TRUE(service_allows(&s, 6));
+    CU_ASSERT_FALSE(service_allows(&s, 0));
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* Load {"services": SERVICES} as scenario "scen.json" in folder /tmp.
+ * RET: the loader's code; *out / *n as it leaves them. */
+static int load(const char *services, struct service_spec **out, int *n, struct fs_err *err)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "{\"services\": %s}", services);
+    cJSON *root = cJSON_Parse(text);
+    CU_ASSERT_FATAL(root != NULL);
+    int rc = service_specs_load(cJSON_GetObjectItem(root, "services"), "scen.json", cat, "/tmp",
+                                out, n, err);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* A trace file in /tmp; RET: its name relative to /tmp. */
+static const char *trace_file(const char *text)
+{
+    const char *p = tu_tmpfile(".csv", text);
+    return strrchr(p, '/') + 1;
+}
+
+static void test_load_full(void)
+{
+    const char *tr = trace_file("time_s,prompt_tokens,output_tokens\n0,100,600\n60,0,600\n\n120,5,1200\n");
+    char js[2048];
+    snprintf(js, sizeof js,
+             "[{\"name\": \"chat-7b\", \"team\": \"product\", \"model_params_b\": 7,"
+             " \"priority\": \"standard\", \"allowed_types\": [\"rtx4090\", \"h100-sxm\"],"
+             " \"request\": {\"prompt_tokens\": 500, \"output_tokens\": 100},"
+             " \"demand\": {\"trace\": \"%s\", \"scale\": 2, \"repeat\": true},"
+             " \"autoscaler\": {\"target_util\": 0.6, \"min_replicas\": 0, \"max_replicas\": 4,"
+             "  \"up_delay_s\": 30, \"down_delay_s\": 90, \"cold_start_s\": 45, \"tick_s\": 10},"
+             " \"slo\": {\"latency_s\": 2.5}},"
+             " {\"name\": \"llm-70b\", \"model_params_b\": 70,"
+             "  \"demand\": {\"diurnal\": {\"mean_tokens_s\": 5000}}}]", tr);
+    struct service_spec *sp;
+    int n;
+    struct fs_err err = {0};
+    int rc = load(js, &sp, &n, &err);
+    if (rc)
+        printf("\n%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_STRING_EQUAL(sp[0].name, "chat-7b");
+    CU_ASSERT_STRING_EQUAL(sp[0].team, "product");
+    CU_ASSERT_DOUBLE_EQUAL(sp[0].params, 7e9, 1e-3);
+    CU_ASSERT_EQUAL(sp[0].priority, SERVICE_STANDARD);
+    CU_ASSERT_TRUE(service_allows(&sp[0], gpu_catalog_find(cat, "rtx4090")));
+    CU_ASSERT_FALSE(service_allows(&sp[0], gpu_catalog_find(cat, "a100-sxm-80")));
+    CU_ASSERT_EQUAL(sp[0].prompt_tokens, 500);
+    CU_ASSERT_EQUAL(sp[0].output_tokens, 100);
+    CU_ASSERT_EQUAL(sp[0].demand.kind, SERVICE_TRACE);
+    CU_ASSERT_TRUE(sp[0].demand.repeat);
+    CU_ASSERT_EQUAL(sp[0].demand.n, 3);
+    CU_ASSERT_EQUAL(sp[0].demand.bin, S(60));
+    CU_ASSERT_DOUBLE_EQUAL(sp[0].demand.rate[2], 1200 * 2 / 60.0, 1e-12);
+    CU_ASSERT_EQUAL(sp[0].as.min_replicas, 0);
+    CU_ASSERT_EQUAL(sp[0].as.max_replicas, 4);
+    CU_ASSERT_EQUAL(sp[0].as.up_delay, S(30));
+    CU_ASSERT_EQUAL(sp[0].as.down_delay, S(90));
+    CU_ASSERT_EQUAL(sp[0].as.cold_start, S(45));
+    CU_ASSERT_EQUAL(sp[0].as.tick, S(10));
+    CU_ASSERT_DOUBLE_EQUAL(sp[0].as.target_util, 0.6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sp[0].slo_latency_s, 2.5, 1e-15);
+    /* The defaults. */
+    CU_ASSERT_STRING_EQUAL(sp[1].team, "llm-70b");
+    CU_ASSERT_EQUAL(sp[1].priority, SERVICE_LATENCY);
+    CU_ASSERT_EQUAL(sp[1].allowed, 0);
+    CU_ASSERT_EQUAL(sp[1].prompt_tokens, SERVICE_PROMPT_TOKENS);
+    CU_ASSERT_EQUAL(sp[1].output_tokens, SERVICE_OUTPUT_TOKENS);
+    CU_ASSERT_EQUAL(sp[1].demand.kind, SERVICE_DIURNAL);
+    CU_ASSERT_EQUAL(sp[1].demand.amplitude, 0);
+    CU_ASSERT_EQUAL(sp[1].demand.peak, S(14 * 3600));
+    CU_ASSERT_EQUAL(sp[1].demand.period, S(86400));
+    CU_ASSERT_EQUAL(sp[1].demand.step, S(300));
+    CU_ASSERT_DOUBLE_EQUAL(sp[1].as.target_util, 0.7, 1e-15);
+    CU_ASSERT_EQUAL(sp[1].as.min_replicas, 1);
+    CU_ASSERT_EQUAL(sp[1].as.max_replicas, 16);
+    CU_ASSERT_EQUAL(sp[1].as.up_delay, 0);
+    CU_ASSERT_EQUAL(sp[1].as.down_delay, S(300));
+    CU_ASSERT_EQUAL(sp[1].as.cold_start, S(120));
+    CU_ASSERT_EQUAL(sp[1].as.tick, S(15));
+    CU_ASSERT_EQUAL(sp[1].slo_latency_s, 0);
+    service_specs_free(sp, n);
+
+    /* No services, and an empty array: nothing to free. */
+    CU_ASSERT_EQUAL(service_specs_load(NULL, "scen.json", cat, NULL, &sp, &n, &err), 0);
+    CU_ASSERT_PTR_NULL(sp);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_EQUAL(load("[]", &sp, &n, &err), 0);
+    CU_ASSERT_PTR_NULL(sp);
+    service_specs_free(NULL, 0);
+}
+
+/* The load fails with code and a message containing want. */
+static void bad(const char *services, int code, const char *want)
+{
+    struct service_spec *sp = (struct service_spec *)&sp; /* must be reset */
+    int n = -1;
+    struct fs_err err = {0};
+    int rc = load(services, &sp, &n, &err);
+    CU_ASSERT_EQUAL(rc, code);
+    CU_ASSERT_PTR_NULL(sp);
+    CU_ASSERT_EQUAL(n, 0);
+    if (!strstr(err.msg, want))
+        printf("\n  wanted \"%s\" in: %s\n", want, err.msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+}
+
+#define DIURNAL "\"demand\": {\"diurnal\": {\"mean_tokens_s\": 100}}"
+
+static void test_load_errors(void)
+{
+    char js[1024];
+    bad("{}", FS_EDATA, "scen.json: $.services: expected an array");
+    bad("[3]", FS_EDATA, "$.services[0]: expected an object");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demnd\": {}}]", FS_EDATA,
+        "scen.json: $.services[0]: unknown key \"demnd\"; did you mean \"demand\"?");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7}]", FS_EDATA, "$.services[0]: missing key \"demand\"");
+    bad("[{\"name\": \"a\", " DIURNAL "}]", FS_EDATA, "missing key \"model_params_b\"");
+    bad("[{\"name\": \"a\", \"model_params_b\": 0, " DIURNAL "}]", FS_EDATA,
+        "$.services[0].model_params_b: 0 is out of range");
+    bad("[{\"name\": \"a,b\", \"model_params_b\": 7, " DIURNAL "}]", FS_EDATA, "$.services[0].name:");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"priority\": \"high\", " DIURNAL "}]", FS_EDATA,
+        "$.services[0].priority: \"high\"");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [\"h100\"], " DIURNAL "}]",
+        FS_EDATA, "$.services[0].allowed_types[0]: unknown GPU type \"h100\"; did you mean");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [], " DIURNAL "}]", FS_EDATA,
+        "$.services[0].allowed_types: empty");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [\"t4\", \"t4\"], " DIURNAL "}]",
+        FS_EDATA, "allowed_types[1]: \"t4\" given twice");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL "}, {\"name\": \"a\", \"model_params_b\": 7, "
+        DIURNAL "}]", FS_EDATA, "$.services[1].name: \"a\" is also $.services[0]'s name");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"autoscaler\": {\"min_replicas\": 5,"
+        " \"max_replicas\": 2}}]", FS_EDATA, "$.services[0].autoscaler.max_replicas: 2 is less than");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"autoscaler\": {\"target_util\": 0}}]",
+        FS_EDATA, "$.services[0].autoscaler.target_util: 0 is out of range");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"slo\": {\"latency\": 2}}]", FS_EDATA,
+        "$.services[0].slo: unknown key \"latency\"");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {}}]", FS_EDATA,
+        "$.services[0].demand: give exactly one of \"trace\" and \"diurnal\"");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1},"
+        " \"scale\": 2}}]", FS_EDATA, "$.services[0].demand.scale: only with \"trace\"");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
+        " \"peak_hour\": 24}}}]", FS_EDATA, "$.services[0].demand.diurnal.peak_hour: 24 must be less than 24");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
+        " \"amplitude\": 1.5}}}]", FS_EDATA, "$.services[0].demand.diurnal.amplitude: 1.5 is out of range");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
+        " \"period_s\": 600, \"step_s\": 900}}}]", FS_EDATA, "$.services[0].demand.diurnal.step_s");
+    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"no-such-file.csv\"}}]",
+        FS_ENOINPUT, "/tmp/no-such-file.csv: cannot open");
+
+    const char *tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1\n60,1,1\n100,1,1\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, ":4: column time_s: 100; expected 120");
+    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,-1\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, ":2: column output_tokens: must be in");
+    tr = trace_file("time,prompt_tokens,output_tokens\n0,1,1\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, ":1: bad header");
+    tr = trace_file("time_s,prompt_tokens,output_tokens\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, ": no data rows");
+    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1,1\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, ":2: 4 fields; expected 3");
+    /* One row: the width must be given, and then it is used. */
+    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,10,600\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
+    bad(js, FS_EDATA, "one row, so the bin width is unknown; give $.services[0].demand.bin_s");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\","
+             " \"bin_s\": 30}}]", tr);
+    struct service_spec *sp;
+    int n;
+    struct fs_err err = {0};
+    CU_ASSERT_EQUAL_FATAL(load(js, &sp, &n, &err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(service_demand(sp, S(29)), 20, 1e-12);
+    CU_ASSERT_EQUAL(service_demand(sp, S(30)), 0);
+    service_specs_free(sp, n);
+    /* A given width must match the rows'. */
+    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1\n60,1,1\n");
+    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\","
+             " \"bin_s\": 30}}]", tr);
+    bad(js, FS_EDATA, ":3: column time_s: 60; expected 30");
+    /* The peak hour is taken modulo a period other than a day. */
+    CU_ASSERT_EQUAL_FATAL(load("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\":"
+                               " {\"mean_tokens_s\": 1, \"peak_hour\": 14.5, \"period_s\": 3600,"
+                               " \"step_s\": 60}}}]", &sp, &n, &err), 0);
+    CU_ASSERT_EQUAL(sp[0].demand.peak, S(1800));
+    service_specs_free(sp, n);
+}
+
+/* ---- demand -------------------------------------------------------------- */
+
+/* A trace spec over rates[] (tokens/s) in bins of bin_s from start_s. */
+static struct service_spec trace_spec(const double *rates, size_t n, double start_s, double bin_s,
+                                      bool repeat)
+{
+    struct service_spec s = spec(7);
+    struct service_demand *d = &s.demand;
+    d->kind = SERVICE_TRACE;
+    d->repeat = repeat;
+    d->start = fs_from_seconds(start_s);
+    d->bin = fs_from_seconds(bin_s);
+    d->n = n;
+    d->rate = xmalloc(n * sizeof *d->rate);
+    d->run_end = xmalloc(n * sizeof *d->run_end);
+    memcpy(d->rate, rates, n * sizeof *rates);
+    for (size_t i = n; i-- > 0;)
+        d->run_end[i] = i + 1 == n ? (uint32_t)n : d->rate[i + 1] != d->rate[i] ? (uint32_t)(i + 1)
+                                                                                : d->run_end[i + 1];
+    return s;
+}
+
+static void free_trace(struct service_spec *s)
+{
+    free(s->demand.rate);
+    free(s->demand.run_end);
+}
+
+static void test_trace_demand(void)
+{
+    const double r[] = {20, 20, 40};
+    struct service_spec s = trace_spec(r, 3, 0, 60, false);
+    CU_ASSERT_EQUAL(service_demand(&s, 0), 20);
+    CU_ASSERT_EQUAL(service_demand(&s, S(120) - 1), 20);
+    CU_ASSERT_EQUAL(service_demand(&s, S(120)), 40);
+    CU_ASSERT_EQUAL(service_demand(&s, S(180)), 0);      /* after the end */
+    CU_ASSERT_EQUAL(service_demand_next(&s, 0), S(120));  /* bins 0 and 1 are equal */
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(100)), S(120));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(120)), S(180));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(180)), FS_TIME_MAX);
+    /* Integrating between change times gives the bins' tokens exactly. */
+    double tokens = 0;
+    for (fs_time t = 0, u; t < S(1000); t = u) {
+        u = service_demand_next(&s, t);
+        u = u < S(1000) ? u : S(1000);
+        tokens += service_demand(&s, t) * fs_to_seconds(u - t);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(tokens, (20 + 20 + 40) * 60.0, 1e-9);
+    free_trace(&s);
+
+    /* Starting at 30 s: 0 before; a trailing 0 bin ends the changes early. */
+    const double z[] = {0, 5, 0};
+    s = trace_spec(z, 3, 30, 10, false);
+    CU_ASSERT_EQUAL(service_demand(&s, S(29)), 0);
+    CU_ASSERT_EQUAL(service_demand_next(&s, 0), S(40));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(40)), S(50));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(50)), FS_TIME_MAX);
+    free_trace(&s);
+
+    const double zero[] = {0, 0};
+    s = trace_spec(zero, 2, 0, 10, true);
+    CU_ASSERT_EQUAL(service_demand_next(&s, 0), FS_TIME_MAX);
+    free_trace(&s);
+}
+
+static void test_trace_repeat(void)
+{
+    /* Period 180 s.  Wrapping from 40 to 20 is a change at 180 s. */
+    const double r[] = {20, 20, 40};
+    struct service_spec s = trace_spec(r, 3, 0, 60, true);
+    CU_ASSERT_EQUAL(service_demand(&s, S(200)), 20);
+    CU_ASSERT_EQUAL(service_demand(&s, S(180 * 1000 + 130)), 40);
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(150)), S(180));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(180)), S(300));
+    free_trace(&s);
+    /* 10, 20, 10: the last bin runs on into the next period's first. */
+    const double w[] = {10, 20, 10};
+    s = trace_spec(w, 3, 0, 60, true);
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(130)), S(240));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(60)), S(120));
+    free_trace(&s);
+    /* Constant: never changes. */
+    const double c[] = {7, 7};
+    s = trace_spec(c, 2, 0, 60, true);
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(1)), FS_TIME_MAX);
+    CU_ASSERT_EQUAL(service_demand(&s, S(1e6)), 7);
+    free_trace(&s);
+}
+
+static void test_diurnal(void)
+{
+    struct service_spec s = spec(7);
+    s.demand = (struct service_demand){.kind = SERVICE_DIURNAL, .mean_tokens_s = 1000,
+                                       .amplitude = 0.5, .peak = S(14 * 3600), .period = S(86400),
+                                       .step = S(3600)};
+    /* Step 14 is [14 h, 15 h), midpoint 14.5 h: half an hour past the peak. */
+    double v14 = 1000 * (1 + 0.5 * cos(2 * M_PI * 0.5 / 24));
+    CU_ASSERT(rel_close(service_demand(&s, S(14 * 3600)), v14, 1e-12));
+    CU_ASSERT(rel_close(service_demand(&s, S(15 * 3600) - 1), v14, 1e-12));
+    /* Steps 13 and 14 are symmetric about the peak; the trough is 12 h off. */
+    CU_ASSERT(rel_close(service_demand(&s, S(13 * 3600)), v14, 1e-12));
+    CU_ASSERT(service_demand(&s, S(2 * 3600)) < 600);
+    /* Periodic, and the mean over a period is mean_tokens_s. */
+    double sum = 0;
+    for (int k = 0; k < 24; k++) {
+        sum += service_demand(&s, S(k * 3600));
+        CU_ASSERT(rel_close(service_demand(&s, S(86400 + k * 3600)), service_demand(&s, S(k * 3600)),
+                            1e-12));
+    }
+    CU_ASSERT(rel_close(sum / 24, 1000, 1e-12));
+    /* Change times: the next step boundary, past equal neighbours. */
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(100)), S(3600));
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(13 * 3600)), S(15 * 3600));
+    s.demand.amplitude = 0;
+    CU_ASSERT_EQUAL(service_demand(&s, S(5)), 1000);
+    CU_ASSERT_EQUAL(service_demand_next(&s, S(5)), FS_TIME_MAX);
+}
+
+/* ---- autoscaler ---------------------------------------------------------- */
+
+static void test_desired(void)
+{
+    struct service_spec s = spec(7); /* target 0.5: 500 tokens/s per 1000-token/s replica */
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 1000, 1000), 2);
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 1000.001, 1000), 3);
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 0, 1000), 1);     /* min */
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 1e12, 1000), 16); /* max */
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 10, 0), 16);
+    s.as.min_replicas = 0;
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 0, 1000), 0);
+    CU_ASSERT_EQUAL(service_desired_replicas(&s, 0, 0), 0);
+}
+
+/* Demand of the step test: 400 tokens/s, 1400 on [1000 s, 3000 s), 100
+ * after, with a blip of 5000 on [4990 s, 5050 s). */
+static double step_demand(fs_time t)
+{
+    if (t >= S(4990) && t < S(5050))
+        return 5000;
+    return t < S(1000) ? 400 : t < S(3000) ? 1400 : 100;
+}
+
+static void test_step_decisions(void)
+{
+    /* Replicas of 1000 tokens/s at target 0.5: 400 wants 1, 1400 wants 3,
+     * 100 wants 1, 5000 wants 10.  The engine calls every 60 s and has
+     * what it was told at once. */
+    struct service_spec s = spec(7);
+    struct service_state st = {0};
+    fs_time when[8];
+    int to[8], nch = 0, now = 0;
+    for (fs_time t = 0; t <= S(6000); t += s.as.tick) {
+        int w = service_autoscale(&s, &st, t, step_demand(t), 1000, now);
+        CU_ASSERT_EQUAL(w, st.wanted);
+        if (w != now && nch < 8) {
+            when[nch] = t;
+            to[nch++] = w;
+        }
+        now = w;
+    }
+    /* 0: below min, corrected at once.  1020 s: the first tick to see 1400
+     * (3 wanted), held until 1080 s (up_delay 60 s).  3000 s: the first to
+     * see 100, held until 3600 s (down_delay 600 s).  The blip is seen at
+     * 5040 s only and is gone at 5100 s: no scale-up. */
+    CU_ASSERT_EQUAL_FATAL(nch, 3);
+    CU_ASSERT_EQUAL(when[0], 0);
+    CU_ASSERT_EQUAL(to[0], 1);
+    CU_ASSERT_EQUAL(when[1], S(1080));
+    CU_ASSERT_EQUAL(to[1], 3);
+    CU_ASSERT_EQUAL(when[2], S(3600));
+    CU_ASSERT_EQUAL(to[2], 1);
+    CU_ASSERT_EQUAL(st.scale_ups, 2);
+    CU_ASSERT_EQUAL(st.scale_downs, 1);
+    CU_ASSERT_EQUAL(st.last_change, S(3600));
+}
+
+static void test_windows(void)
+{
+    struct service_spec s = spec(7);
+    struct service_state st = {0};
+    /* Up: desired 5 then 3 while pending: scale to the smaller, 3. */
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(0), 2500, 1000, 1), 1);
+    CU_ASSERT_EQUAL(st.pending, 1);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(30), 1500, 1000, 1), 1);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(59), 2500, 1000, 1), 1);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(60), 2500, 1000, 1), 3);
+    CU_ASSERT_EQUAL(st.pending, 0);
+    /* Down from 8: desired 1, then 2: scale to the larger, 2, at 600 s. */
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(1000), 100, 1000, 8), 8);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(1300), 900, 1000, 8), 8);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(1599), 100, 1000, 8), 8);
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(1600), 100, 1000, 8), 2);
+    /* A reversal restarts the window. */
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(2000), 100, 1000, 4), 4);  /* down pending */
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(2100), 9000, 1000, 4), 4); /* up pending */
+    CU_ASSERT_EQUAL(st.pending_since, S(2100));
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(2160), 9000, 1000, 4), 16); /* max */
+    /* Above max is corrected at once; no delay means at once. */
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(3000), 9000, 1000, 20), 16);
+    s.as.up_delay = 0;
+    CU_ASSERT_EQUAL(service_autoscale(&s, &st, S(3001), 3000, 1000, 2), 6);
+}
+
+/* ---- accounting and latency ---------------------------------------------- */
+
+static void test_account(void)
+{
+    struct service_state st = {0};
+    CU_ASSERT_EQUAL(service_attainment(&st), 1);
+    service_account(&st, 10, 100, 50);  /* short: 500 of 1000 */
+    service_account(&st, 10, 100, 200); /* all 1000 */
+    service_account(&st, 5, 0, 0);      /* nothing demanded, not short */
+    service_account(&st, -1, 100, 0);   /* ignored */
+    CU_ASSERT_DOUBLE_EQUAL(st.demand_tokens, 2000, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(st.served_tokens, 1500, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(st.short_s, 10, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(st.seconds, 25, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(service_attainment(&st), 0.75, 1e-15);
+}
+
+static void test_mmc(void)
+{
+    /* M/M/1: 1 / (mu - lambda) = 1 / (5 - 3). */
+    CU_ASSERT(rel_close(service_latency_s(3, 5, 1), 0.5, 1e-12));
+    /* M/M/2, lambda 1, mu 1: a = 1, B(1) = 1/2, B(2) = (1/2) / (2 + 1/2) =
+     * 1/5, C = 2 (1/5) / (2 - (4/5)) = 1/3, W = (1/3) / (2 - 1) = 1/3,
+     * T = 1 + 1/3 = 4/3. */
+    CU_ASSERT(rel_close(service_latency_s(1, 1, 2), 4.0 / 3, 1e-12));
+    /* M/M/2, lambda 3, mu 2: a = 3/2.  From the textbook form, C = (a^2/2!)
+     * (2/(2 - a)) / (1 + a + (a^2/2!)(2/(2 - a))) = 4.5 / 7 = 9/14, W =
+     * (9/14) / (4 - 3), T = 1/2 + 9/14 = 8/7. */
+    CU_ASSERT(rel_close(service_latency_s(3, 2, 2), 8.0 / 7, 1e-12));
+    /* M/M/3, lambda 2, mu 1: C = (8/6)(3/1) / (1 + 2 + 2 + 4) = 4/9,
+     * T = 1 + (4/9) / (3 - 2) = 13/9. */
+    CU_ASSERT(rel_close(service_latency_s(2, 1, 3), 13.0 / 9, 1e-12));
+    /* Edges. */
+    CU_ASSERT_EQUAL(service_latency_s(0, 4, 3), 0.25);
+    CU_ASSERT(isinf(service_latency_s(2, 1, 2)));
+    CU_ASSERT(isinf(service_latency_s(1, 1, 0)));
+    CU_ASSERT(isinf(service_latency_s(1, 0, 4)));
+    CU_ASSERT(isnan(service_latency_s(-1, 1, 4)));
+    CU_ASSERT(isnan(service_latency_s(NAN, 1, 4)));
+    /* Many servers: finite, no overflow, more servers never slower. */
+    double prev = INFINITY;
+    for (int c = 901; c <= 2000; c += 50) {
+        double t = service_latency_s(900, 1, c);
+        CU_ASSERT(isfinite(t) && t >= 1 && t <= prev);
+        prev = t;
+    }
+    CU_ASSERT(rel_close(service_latency_s(900, 1, 100000), 1, 1e-12));
+}
+
+static void test_response(void)
+{
+    /* Slots: 64 per replica at 1/64 of its tokens/s, each request 211
+     * tokens: at no load the response is 64 x 211 / replica_tokens_s. */
+    struct service_spec s = spec(7);
+    CU_ASSERT(rel_close(service_response_s(&s, 0, 6400, 2), 64 * 211 / 6400.0, 1e-12));
+    CU_ASSERT(rel_close(service_response_s(&s, 3000, 6400, 1),
+                        service_latency_s(3000 / 211.0, 6400 / (64 * 211.0), 64), 1e-12));
+    CU_ASSERT(isinf(service_response_s(&s, 7000, 6400, 1)));
+    CU_ASSERT(isinf(service_response_s(&s, 10, 6400, 0)));
+}
+
+int main(void)
+{
+    CU_TestInfo capacity[] = {
+        {"fewest GPUs per replica (4090: 7B on 1, 70B never)", test_replica_gpus},
+        {"KV bytes per token", test_kv_bytes},
+        {"tokens/s ratio = bandwidth ratio", test_bandwidth_ratio},
+        {"70B on 4 x H100 near MLENERGY's 2,510.5 tokens/s", test_calibration},
+        {"allowed types", test_allows},
+        CU_TEST_INFO_NULL};
+    CU_TestInfo loading[] = {
+        {"a full spec and the defaults", test_load_full},
+        {"errors name file, JSON path or trace line", test_load_errors},
+        CU_TEST_INFO_NULL};
+    CU_TestInfo demand[] = {
+        {"trace bins and change times", test_trace_demand},
+        {"trace repeat", test_trace_repeat},
+        {"diurnal curve", test_diurnal},
+        CU_TEST_INFO_NULL};
+    CU_TestInfo scaler[] = {
+        {"desired replicas", test_desired},
+        {"step demand: exact decision times", test_step_decisions},
+        {"stabilization windows", test_windows},
+        CU_TEST_INFO_NULL};
+    CU_TestInfo slo[] = {
+        {"accounting and attainment", test_account},
+        {"M/M/c by hand", test_mmc},
+        {"service response time", test_response},
+        CU_TEST_INFO_NULL};
+    CU_SuiteInfo suites[] = {
+        {"capacity", setup, teardown, NULL, NULL, capacity},
+        {"loading", setup, teardown, NULL, NULL, loading},
+        {"demand", NULL, NULL, NULL, NULL, demand},
+        {"autoscaler", NULL, NULL, NULL, NULL, scaler},
+        {"slo", NULL, NULL, NULL, NULL, slo},
+        CU_SUITE_INFO_NULL};
+    return tu_run("test_service", suites);
+}
