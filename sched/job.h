@@ -64,6 +64,8 @@ struct job {
     uint8_t method;      /* enum job_method */
     uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
     uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
+    uint8_t urgent;      /* a replica submitted while its service is short of
+                            capacity: it may preempt (sched/preempt.c) */
 
     /* Placement, set by the scheduler when the job starts. */
     int32_t type;        /* catalog index, -1 before placement */

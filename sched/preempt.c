@@ -21,6 +21,18 @@ static int jobs_on(const struct sched *s, int32_t n, struct job **out, int max)
     return k;
 }
 
+/* Victims in the order to evict them: lower class first, then the most
+ * recently (re)started, which has the least progress to lose. */
+static int victim_order(const void *a, const void *b)
+{
+    const struct job *x = *(struct job *const *)a, *y = *(struct job *const *)b;
+    if (x->qos != y->qos)
+        return x->qos < y->qos ? -1 : 1;
+    if (x->seg != y->seg)
+        return x->seg > y->seg ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /* Evict each of v[0..k) (all on node n) and say how. */
 static void evict_all(struct sched *s, struct job **v, int k, bool migrate)
 {
@@ -44,7 +56,7 @@ static bool fits_elsewhere(const struct cluster *cl, const struct job *v, int32_
 }
 
 /* Preemption: the node of an allowed type where evicting the fewest GPUs
- * of lower-class work (lowest class first, then smallest) frees room. */
+ * of lower-class work (in victim_order) frees room. */
 static bool preempt_for(struct sched *s, const struct job *j)
 {
     int32_t best = -1, best_gpus = 0;
@@ -58,12 +70,12 @@ static bool preempt_for(struct sched *s, const struct job *j)
             if (nd->type != t || nd->gpus < j->gpus)
                 continue;
             int k = jobs_on(s, n, v, 64), freed = nd->free, used = 0;
-            for (int cls = JOB_BEST_EFFORT; cls < j->qos && freed < j->gpus; cls++)
-                for (int i = 0; i < k && freed < j->gpus; i++)
-                    if (v[i]->qos == cls && v[i]->nnodes == 1) {
-                        freed += v[i]->gpus;
-                        used += v[i]->gpus;
-                    }
+            qsort(v, (size_t)k, sizeof *v, victim_order);
+            for (int i = 0; i < k && freed < j->gpus; i++)
+                if (v[i]->qos < j->qos && v[i]->nnodes == 1) {
+                    freed += v[i]->gpus;
+                    used += v[i]->gpus;
+                }
             if (freed >= j->gpus && (best < 0 || used < best_gpus)) {
                 best = n;
                 best_gpus = used;
@@ -74,12 +86,12 @@ static bool preempt_for(struct sched *s, const struct job *j)
         return false;
     int k = jobs_on(s, best, v, 64), freed = s->cl->nodes[best].free, n = 0;
     struct job *chosen[64];
-    for (int cls = JOB_BEST_EFFORT; cls < j->qos && freed < j->gpus; cls++)
-        for (int i = 0; i < k && freed < j->gpus; i++)
-            if (v[i]->qos == cls && v[i]->nnodes == 1) {
-                freed += v[i]->gpus;
-                chosen[n++] = v[i];
-            }
+    qsort(v, (size_t)k, sizeof *v, victim_order);
+    for (int i = 0; i < k && freed < j->gpus; i++)
+        if (v[i]->qos < j->qos && v[i]->nnodes == 1) {
+            freed += v[i]->gpus;
+            chosen[n++] = v[i];
+        }
     evict_all(s, chosen, n, false);
     s->preemptions += (uint64_t)n;
     return true;
@@ -87,7 +99,9 @@ static bool preempt_for(struct sched *s, const struct job *j)
 
 /* Consolidation: a type whose free GPUs add up to j's request, spread over
  * nodes none of which has room.  Move the fewest GPUs of j's class or
- * lower off one node, each to room elsewhere, so j fits there. */
+ * lower off one node, each to room elsewhere, so j fits there.  Latency-
+ * critical work (a serving replica) is never moved: it would stop serving
+ * through a cold start. */
 static bool consolidate_for(struct sched *s, const struct job *j)
 {
     const struct cluster *cl = s->cl;
@@ -110,7 +124,8 @@ static bool consolidate_for(struct sched *s, const struct job *j)
             /* Smallest first: they find room elsewhere most easily. */
             for (int size = 1; size <= nd->gpus && freed < j->gpus; size++)
                 for (int i = 0; i < k && freed < j->gpus; i++)
-                    if (v[i]->gpus == size && v[i]->qos <= j->qos && fits_elsewhere(cl, v[i], n, room)) {
+                    if (v[i]->gpus == size && v[i]->qos <= j->qos && v[i]->qos < JOB_LATENCY &&
+                        fits_elsewhere(cl, v[i], n, room)) {
                         freed += size;
                         used += size;
                         pick[nv++] = v[i];
@@ -137,7 +152,7 @@ bool sched_make_room(struct sched *s, struct job *j)
     if (!s->evict || j->gpus == 0)
         return false;
     if (s->policy->preempts && j->qos >= s->policy->preempt_class && j->qos > JOB_BEST_EFFORT &&
-        preempt_for(s, j))
+        (j->urgent || !j->svc) && preempt_for(s, j))
         return true;
     if (s->policy->consolidates && s->now - s->last_consolidation >= s->policy->consolidate_every &&
         consolidate_for(s, j)) {

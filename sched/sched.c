@@ -234,7 +234,7 @@ static struct sched_cycle cycle_for(const struct sched *s, int32_t t)
 {
     return (struct sched_cycle){.cl = s->cl, .type = t, .ctx = s->ctx, .perf = s->perf,
                                 .prices = s->prices, .nodes = s->nodes, .now = s->now,
-                                .power_gpus = s->power_gpus};
+                                .power_ok = s->power_ok, .power_ctx = s->power_ctx};
 }
 
 static int score_of(const struct sched_policy *p, const struct sched_cycle *c,

@@ -56,7 +56,10 @@ struct sched_cycle {
     const struct cost_prices *prices;
     const struct node_catalog *nodes;
     fs_time now;                     /* the sched's clock (engine time) */
-    const int16_t *power_gpus;       /* NULL, or per node (struct sched) */
+    /* NULL, or: would j on node (of type) keep the node's PSU load at or
+     * under 1, with what already runs there? (struct sched) */
+    bool (*power_ok)(void *ctx, const struct job *j, int32_t type, int32_t node);
+    void *power_ctx;
 };
 
 /* How a policy's score ties are broken.  The random orders come from the
@@ -94,6 +97,9 @@ struct sched_policy {
     bool preempts, consolidates;
     uint8_t preempt_class;   /* jobs of this class (job.h) or higher preempt */
     fs_time consolidate_every;
+    /* Replicas each latency-critical inference service keeps beyond what
+     * its autoscaler asks for (sim/service_run.c), ready for a burst. */
+    uint8_t hot_spares;
     bool (*queue_less)(const struct job *a, const struct job *b);
     /* Optional: judges a whole type (c->type) at once, so a policy that
      * rules types out (hetero) does not reject their nodes one by one. */
@@ -145,13 +151,14 @@ struct sched {
     const struct cost_prices *prices;
     const struct node_catalog *nodes;
     /* Preemption and migration (sched/preempt.c).  The engine sets evict
-     * (NULL: no policy may evict) and now before each cycle; power_gpus,
-     * when set, is per node the GPUs its healthy PSUs can feed at full
-     * draw (for power-aware policies). */
+     * (NULL: no policy may evict) and now before each cycle; power_ok,
+     * when set, answers for power-aware policies whether a placement keeps
+     * a node's PSUs within their usable capacity. */
     void (*evict)(void *ctx, struct job *j, bool migrate);
     void *evict_ctx;
     fs_time now;
-    const int16_t *power_gpus;
+    bool (*power_ok)(void *ctx, const struct job *j, int32_t type, int32_t node);
+    void *power_ctx;
     struct job **owner;              /* per GPU (cluster order): its whole-GPU job */
     struct job **pending;            /* evicted during a scan, queued after it */
     size_t npending, pending_cap;

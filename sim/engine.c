@@ -16,24 +16,56 @@ static void evict_cb(void *ctx, struct job *j, bool migrate)
     sim_evict(s, (size_t)(j - s->jobs), migrate);
 }
 
-/* Per node, the GPUs its healthy PSUs can feed at full draw (the TDP, or
- * the power cap): the most that keep its PSU load at or under 1. */
-static int16_t *power_gpus_of(const struct sim *s)
+/* Per-GPU watts of job j's work on GPUs of type t behind node n's power
+ * cap, and the speed the cap leaves it (1 when uncapped): the fitted cap
+ * curve (models/power) when the cap is below what the work would draw. */
+static double job_gpu_w(const struct sim *s, const struct job *j, int32_t t, int32_t n, double *speed)
 {
     const struct scenario *sc = s->sc;
-    int16_t *out = xmalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1) * sizeof *out);
-    for (int32_t n = 0; n < s->cl->nnodes; n++) {
-        const struct fleet_power *fp = s->node_power[n];
-        const struct node *nd = &s->cl->nodes[n];
-        double w = sc->cat->types[nd->type].tdp_w;
-        if (fp->cap_w > 0 && fp->cap_w < w)
-            w = fp->cap_w;
-        int k = nd->gpus;
-        while (k > 0 && node_power_eval(sc->nodes, fp->node, k * w, (double)k / nd->gpus, fp->psus_ok).psu_load > 1)
-            k--;
-        out[n] = (int16_t)k;
+    const struct perf_workload *w = &sc->perf->w[j->workload];
+    double load = w->batch > 0 ? power_load_infer(sc->power, sc->cat, w->batch) : sc->power->train_load;
+    double want = power_gpu_w(&sc->cat->types[t], load), cap = s->node_power[n]->cap_w;
+    *speed = 1;
+    if (cap > 0 && cap < want) {
+        *speed = power_cap_speed(sc->power, cap, want);
+        want = cap;
     }
-    return out;
+    return want;
+}
+
+/* Node n's PSU load with extra_gpus more GPUs busy drawing extra_w each. */
+static double psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    const struct gpu_type *t = &s->sc->cat->types[nd->type];
+    const struct fleet_power *fp = s->node_power[n];
+    double busy = s->busy[n] + extra_gpus, idle = nd->gpus * t->idle_w;
+    double gpu_w = s->busy_w[n] + extra_gpus * extra_w + (nd->gpus - busy) * t->idle_w;
+    double span = nd->gpus * (t->tdp_w - t->idle_w);
+    double activity = span > 0 ? (gpu_w - idle) / span : 0;
+    return node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, fp->psus_ok).psu_load;
+}
+
+static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
+{
+    const struct sim *s = ctx;
+    const struct node *nd = &s->cl->nodes[node];
+    double speed, w = job_gpu_w(s, j, type, node, &speed);
+    double gpus = (j->gpus > nd->gpus ? nd->gpus : j->gpus) * (double)j->milli / GPU_MILLI;
+    return psu_load(s, node, gpus, w) <= 1;
+}
+
+/* Job i's GPUs start (sign +1) or stop (-1) drawing its watts. */
+static void node_draw(struct sim *s, size_t i, int sign)
+{
+    const struct job *j = &s->jobs[i];
+    int size = s->cl->types[j->type].max_gpus;
+    for (int32_t k = 0; k < j->nnodes; k++) {
+        int32_t n = j->nnodes > 1 ? j->gang[k] : j->node;
+        double gpus = (j->nnodes > 1 ? size : j->gpus) * (double)j->milli / GPU_MILLI;
+        s->busy[n] += sign * gpus;
+        s->busy_w[n] += sign * gpus * s->prog[i].gpu_w;
+    }
 }
 
 struct sim *sim_new(const struct scenario *sc)
@@ -58,8 +90,10 @@ struct sim *sim_new(const struct scenario *sc)
         for (int32_t k = 0; k < sc->fleet[g].nodes; k++)
             s->node_power[n++] = &sc->fleet_power[g];
     s->end = -1;
-    s->power_gpus = power_gpus_of(s);
-    s->sched.power_gpus = s->power_gpus;
+    s->busy = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy);
+    s->busy_w = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy_w);
+    s->sched.power_ok = power_ok;
+    s->sched.power_ctx = s;
     return s;
 }
 
@@ -72,7 +106,8 @@ void sim_free(struct sim *s)
     cluster_free(s->cl);
     free(s->prog);
     free(s->node_power);
-    free(s->power_gpus);
+    free(s->busy);
+    free(s->busy_w);
     svc_free(s);
     free(s);
 }
@@ -127,17 +162,11 @@ static void start_progress(struct sim *s, size_t i)
 {
     const struct scenario *sc = s->sc;
     const struct job *j = &s->jobs[i];
-    const struct perf_workload *w = &sc->perf->w[j->workload];
-    double load = w->batch > 0 ? power_load_infer(sc->power, sc->cat, w->batch) : sc->power->train_load;
-    double want = power_gpu_w(&sc->cat->types[j->type], load), cap = s->node_power[j->node]->cap_w;
+    double speed, want = job_gpu_w(s, j, j->type, j->node, &speed);
     /* A CPU-only job's work is its run time in seconds. */
     double rate = j->gpus == 0 ? 1
                   : j->gpus * perf_relative(sc->perf, j->workload, j->type, j->ref_type) *
-                        perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes);
-    if (cap > 0 && cap < want) {
-        rate *= power_cap_speed(sc->power, cap, want);
-        want = cap;
-    }
+                        perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes) * speed;
     if (j->svc)
         rate = 0; /* a service replica runs until it is stopped */
     /* A resumed job keeps what it had saved and first reloads: restart_s
@@ -168,20 +197,27 @@ static void on_arrival(struct sim *s, size_t i)
     sim_publish(s, SIM_SUBMIT, j);
 }
 
-static void on_finish(struct sim *s, size_t i)
+void sim_stop(struct sim *s, size_t i)
 {
     struct job *j = &s->jobs[i];
     struct sim_progress *p = &s->prog[i];
-    p->remaining = 0;
+    evq_cancel(&s->q, p->done);
     p->rate = 0;
     p->settled = s->now;
     p->done = 0;
     j->end = s->now;
     j->ran += s->now - j->seg;
+    node_draw(s, i, -1);
     sched_release(&s->sched, j);
     s->nrunning--;
-    s->ndone++;
     sim_publish(s, SIM_FINISH, j);
+}
+
+static void on_finish(struct sim *s, size_t i)
+{
+    s->prog[i].remaining = 0;
+    s->ndone++;
+    sim_stop(s, i);
 }
 
 static void started(void *ctx, struct job *j)
@@ -194,6 +230,7 @@ static void started(void *ctx, struct job *j)
     s->nqueued--;
     s->nrunning++;
     start_progress(s, i);
+    node_draw(s, i, +1);
     if (j->svc)
         svc_started(s, i);
     sim_publish(s, SIM_START, j);
@@ -228,6 +265,7 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
     sim_publish(s, SIM_EVICT, j);
     j->ran += s->now - j->seg;
     j->evicted++;
+    node_draw(s, i, -1);
     sched_evict(&s->sched, j);
     s->nrunning--;
     s->nqueued++;

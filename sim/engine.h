@@ -76,7 +76,8 @@ struct sim {
      * since the last checkpoint plus the restarts' reload time. */
     uint64_t evictions, migrations;
     double lost_gpu_s;
-    int16_t *power_gpus;          /* per node: GPUs its PSUs feed at full draw */
+    double *busy, *busy_w;        /* per node: busy GPUs (a share counts its
+                                     part) and their watts, for power_ok */
     struct svc_run *svc;          /* per service (sim/service_run.h) */
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct sim_observer obs[SIM_MAX_OBSERVERS];
@@ -113,6 +114,10 @@ void sim_set_rate(struct sim *s, size_t i, double rate);
  * A migration (migrate true) checkpoints first: it loses only the reload,
  * and counts in s->migrations instead of s->evictions. */
 void sim_evict(struct sim *s, size_t i, bool migrate);
+
+/* End running job i now: its GPUs go back (state JOB_DONE), observers get
+ * SIM_FINISH.  A completion calls it; so does a service scaling down. */
+void sim_stop(struct sim *s, size_t i);
 
 /* Reference GPU-seconds job i still needs, settled to s->now. */
 double sim_remaining(const struct sim *s, size_t i);

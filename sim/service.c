@@ -3,6 +3,8 @@
  * rule and constant is stated, with its source, in service.h. */
 #include "service.h"
 
+#include "readers.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +135,26 @@ static int trace_read(struct service_demand *d, const char *where, struct fs_err
     return 0;
 }
 
+/* An Azure LLM request trace read directly, binned by bin_s seconds from
+ * its first request (sim/readers.h: azure_read_demand). */
+static int azure_read(struct service_demand *d, double bin_s, struct fs_err *err)
+{
+    struct demand_curve curve = {0};
+    int rc = azure_read_demand(d->trace, bin_s, &curve, err);
+    if (rc == 0 && curve.n == 0)
+        rc = fs_fail(err, FS_EDATA, "%s: no requests", d->trace);
+    if (rc == 0) {
+        d->bin = usec(curve.bin_s);
+        d->n = curve.n;
+        d->rate = xmalloc(curve.n * sizeof *d->rate);
+        for (size_t i = 0; i < curve.n; i++)
+            d->rate[i] = curve.output_tokens[i] * d->scale / curve.bin_s;
+        compute_runs(d);
+    }
+    demand_curve_free(&curve);
+    return rc;
+}
+
 static int load_diurnal(struct ctx *c, const cJSON *o, const char *path, struct service_demand *d)
 {
     static const char *const keys[] = {"mean_tokens_s", "amplitude", "peak_hour", "period_s",
@@ -161,8 +183,8 @@ static int load_diurnal(struct ctx *c, const cJSON *o, const char *path, struct 
 
 static int load_demand(struct ctx *c, const cJSON *o, const char *path, struct service_demand *d)
 {
-    static const char *const keys[] = {"trace", "scale", "bin_s", "repeat", "diurnal", NULL};
-    const char *trace = NULL;
+    static const char *const keys[] = {"trace", "format", "scale", "bin_s", "repeat", "diurnal", NULL};
+    const char *trace = NULL, *format = "demand";
     const cJSON *di = NULL, *rep = cJSON_GetObjectItemCaseSensitive(o, "repeat");
     double bin_s = 0;
     char p[80];
@@ -170,6 +192,7 @@ static int load_demand(struct ctx *c, const cJSON *o, const char *path, struct s
     d->scale = 1;
     if ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
         (rc = json_string(o, "trace", false, &trace, c->file, path, c->err)) ||
+        (rc = json_string(o, "format", false, &format, c->file, path, c->err)) ||
         (rc = json_child(o, "diurnal", false, cJSON_Object, &di, c->file, path, c->err)))
         return rc;
     if (!trace == !di)
@@ -195,6 +218,11 @@ static int load_demand(struct ctx *c, const cJSON *o, const char *path, struct s
     if (bin_s > 0 && d->bin < 1)
         return fs_fail(c->err, FS_EDATA, "%s: %s.bin_s: %g s is less than 1 us", c->file, path, bin_s);
     d->trace = join_path(c->base_dir, trace);
+    if (strcmp(format, "azure-llm") == 0)
+        return azure_read(d, bin_s > 0 ? bin_s : 60, c->err);
+    if (strcmp(format, "demand") != 0)
+        return fs_fail(c->err, FS_EDATA, "%s: %s.format: \"%s\" is not one of demand, azure-llm",
+                       c->file, path, format);
     return trace_read(d, path, c->err);
 }
 

@@ -8,6 +8,9 @@
 
 enum { EV_TICK = 2, EV_READY = 3 }; /* after engine.c's EV_ARRIVAL, EV_FINISH */
 
+/* A hot spare is kept only for replicas of at most this many GPUs. */
+#define SVC_SPARE_MAX_GPUS 2
+
 static const struct service_spec *spec_of(const struct sim *s, int k)
 {
     return &s->sc->services[k];
@@ -89,13 +92,8 @@ static void stop(struct sim *s, int k, size_t i)
             r->ready--;
             s->svc_ready[i] = 0;
         }
-        sim_set_rate(s, i, 0);
-        j->end = s->now;
-        j->ran += s->now - j->seg;
-        sched_release(&s->sched, j);
-        s->nrunning--;
         r->live--;
-        sim_publish(s, SIM_FINISH, j);
+        sim_stop(s, i);
     }
     fs_time ran = j->ran;
     job_reset_placement(j);
@@ -109,15 +107,26 @@ static void svc_tick(struct sim *s, int k)
     struct svc_run *r = &s->svc[k];
     account(s, k, s->now);
     double demand = service_demand(sp, s->now), per = r->ready ? r->capacity / r->ready : 0;
-    if (per <= 0) { /* nothing ready: the best type it may use */
+    if (per <= 0) { /* nothing ready: the slowest type it may get, to be safe */
         for (int t = 0; t < s->sc->cat->n; t++) {
-            int g = service_allows(sp, t) ? service_replica_gpus(sp, &s->sc->cat->types[t]) : 0;
-            if (g > 0)
-                per = fmax(per, service_replica_tokens_s(sp, &s->sc->cat->types[t], g));
+            int g = service_allows(sp, t) && s->cl->types[t].max_gpus
+                        ? service_replica_gpus(sp, &s->sc->cat->types[t]) : 0;
+            double rate = g > 0 ? service_replica_tokens_s(sp, &s->sc->cat->types[t], g) : 0;
+            if (rate > 0 && (per <= 0 || rate < per))
+                per = rate;
         }
     }
-    int want = service_autoscale(sp, &r->st, s->now, demand, per, r->live);
+    /* At the start the service is already deployed for its demand (a
+     * simulation starts in the middle of its life, not at its launch). */
+    /* Hot spares (the policy's), for latency-critical services whose
+     * replica is small enough to hold idle: a GPU or two. */
     size_t first = first_slot(s, k), end = first + (size_t)sp->as.max_replicas;
+    int spares = sp->priority == SERVICE_LATENCY && s->jobs[first].gpus <= SVC_SPARE_MAX_GPUS
+                     ? s->sc->policy->hot_spares : 0;
+    int want = s->now == 0 ? service_desired_replicas(sp, demand, per) + spares
+                           : service_autoscale(sp, &r->st, s->now, demand, per, r->live - spares) + spares;
+    if (want > sp->as.max_replicas)
+        want = sp->as.max_replicas;
     /* Scale up into free slots; scale down the newest queued first, then
      * the newest not yet serving. */
     for (size_t i = first; i < end && r->live < want; i++) {
@@ -125,6 +134,7 @@ static void svc_tick(struct sim *s, int k)
         if (j->state != JOB_FUTURE)
             continue;
         j->submit = s->now;
+        j->urgent = r->capacity < demand; /* needed now, not only as headroom */
         sched_submit(&s->sched, j);
         s->nqueued++;
         r->live++;
@@ -159,7 +169,8 @@ void svc_started(struct sim *s, size_t i)
     const struct job *j = &s->jobs[i];
     int k = j->svc - 1;
     account(s, k, s->now);
-    evq_push(&s->q, s->now + spec_of(s, k)->as.cold_start, EV_READY, (int32_t)i);
+    /* Replicas deployed at the start are warm: they serve at once. */
+    evq_push(&s->q, s->now == 0 ? 0 : s->now + spec_of(s, k)->as.cold_start, EV_READY, (int32_t)i);
 }
 
 static void svc_ready(struct sim *s, size_t i)
@@ -167,7 +178,8 @@ static void svc_ready(struct sim *s, size_t i)
     const struct job *j = &s->jobs[i];
     int k = j->svc - 1;
     /* Stale when the replica stopped or moved since. */
-    if (j->state != JOB_RUNNING || s->svc_ready[i] || j->seg + spec_of(s, k)->as.cold_start != s->now)
+    if (j->state != JOB_RUNNING || s->svc_ready[i] ||
+        (j->seg + spec_of(s, k)->as.cold_start != s->now && s->now != 0))
         return;
     account(s, k, s->now);
     s->svc_ready[i] = 1;

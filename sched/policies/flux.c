@@ -19,10 +19,11 @@
  * left with the fewest free GPUs (best-fit).  Off (flux-no-pack): the
  * lowest node id of the best rank.
  *
- * Power.  A node takes no more busy GPUs than its healthy PSUs can feed at
- * full draw (struct sched's power_gpus, from the node template, its PSUs
- * and any cap), so no placement pushes its PSU load over 1.  Off
- * (flux-no-power): GPU count alone.
+ * Power.  A node takes a job only if the job's draw (the power model's,
+ * for its work on that GPU type, capped as the node is) added to what the
+ * node draws now keeps its PSU load, on its healthy PSUs, at or under 1
+ * (struct sched's power_ok, from the engine), so no placement pushes a
+ * PSU over its usable capacity.  Off (flux-no-power): GPU count alone.
  *
  * Consolidation (sched/preempt.c).  When a job fits nowhere although its
  * type has enough free GPUs in all, small jobs are migrated (checkpoint,
@@ -30,8 +31,13 @@
  * FLUX_CONSOLIDATE_EVERY.  Off: flux-no-consolidate.
  *
  * Preemption (sched/preempt.c).  A latency-class job (an inference
- * service's replica) that cannot start evicts best-effort and standard
- * work from one node, the fewest GPUs it can.  Off: flux-no-preempt.
+ * service's replica) that cannot start while its service is short of
+ * capacity evicts best-effort and standard work from one node, the fewest
+ * GPUs it can.  Off: flux-no-preempt.
+ *
+ * Hot spares.  Each latency-critical service keeps one replica beyond
+ * what its autoscaler asks for, ready for a burst the autoscaler has not
+ * seen yet (a new replica needs its cold start).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -113,13 +119,8 @@ static int rank_of(const struct sched_cycle *c, const struct job *j)
 static bool flux_filter(const struct sched_cycle *c, const struct job *j, int32_t node)
 {
     struct flux *f = c->ctx;
-    if (f && f->power && c->power_gpus && j->gpus > 0) {
-        const struct node *nd = &c->cl->nodes[node];
-        /* A gang member gives the whole node to the job. */
-        int add = j->milli < GPU_MILLI ? 0 : j->gpus > nd->gpus ? nd->gpus : j->gpus;
-        if (nd->gpus - nd->free + add > c->power_gpus[node])
-            return false;
-    }
+    if (f && f->power && c->power_ok && j->gpus > 0 && !c->power_ok(c->power_ctx, j, c->type, node))
+        return false;
     /* Latency-critical work never waits for its best type. */
     int rank = j->qos >= JOB_LATENCY ? 0 : rank_of(c, j);
     return rank == 0 || c->now - j->submit >= (fs_time)rank * FLUX_FALLBACK_WAIT * FS_USEC;
@@ -143,7 +144,7 @@ static int flux_score(const struct sched_cycle *c, const struct job *j, int32_t 
     const struct sched_policy sched_policy_##ident = {                                            \
         .name = pname, .summary = summ, .filter = flux_filter, .score = flux_score,               \
         .prepare = ident##_prepare, .release = flux_release, .consolidates = cons,               \
-        .preempts = pre, .preempt_class = JOB_LATENCY,                                            \
+        .preempts = pre, .preempt_class = JOB_LATENCY, .hot_spares = 1,                          \
         .consolidate_every = FLUX_CONSOLIDATE_EVERY,                                              \
     };
 
