@@ -40,7 +40,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress bench fuzz fuzz-build
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -90,6 +90,21 @@ compare: $(FLEETSIM)
 	@if [ -r ../shared/traces/philly/philly.csv ]; then \
 	  $(FLEETSIM) compare scenarios/compare/philly-full-cloud.json scenarios/compare/philly-full-leased.json -o out/compare-philly-full; \
 	else echo "compare: skipping the full Philly comparison: ../shared/traces/philly/philly.csv is absent"; fi
+
+# The flux ablation (README "Choosing a policy"): every policy that matters
+# and flux with each feature off, on the default scenario, the inference
+# scenario (its Azure-trace form when ../shared/traces holds it), a fleet
+# with failed PSUs and the preemption case.
+ABLATION := fifo,best-fit,hetero,hetero-watt,flux,flux-no-route,flux-no-pack,flux-no-power,flux-no-consolidate,flux-no-preempt
+ablation: $(FLEETSIM)
+	$(FLEETSIM) compare -q scenarios/default.json --policies $(ABLATION) -o out/ablation-default
+	@if [ -r ../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv ]; then \
+	  $(FLEETSIM) compare -q scenarios/inference-azure.json --policies $(ABLATION) -o out/ablation-inference; \
+	else $(FLEETSIM) compare -q scenarios/inference.json --policies $(ABLATION) -o out/ablation-inference; fi
+	$(FLEETSIM) compare -q scenarios/psu-degraded.json --policies $(ABLATION) -o out/ablation-psu
+	$(FLEETSIM) compare -q scenarios/preempt-demo.json --policies $(ABLATION) -o out/ablation-preempt
+	@for d in default inference psu preempt; do echo "== out/ablation-$$d/report.md"; \
+	  sed -n '/^| Run | GPUs/,/^$$/p' out/ablation-$$d/report.md; done
 
 # The scheduler-quality gate: the suite against its baseline (exit 1 when a
 # metric got worse).  After an intended change: make regress UPDATE=1.
