@@ -9,6 +9,7 @@
 
 #include "doc.h"
 #include "report_cost.h"
+#include "../sim/service_run.h"
 
 int report_open(struct report *r, const char *dir, struct fs_err *err)
 {
@@ -131,6 +132,25 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
          100 * peak, p99);
     chart(d, r, 2);
 
+    if (st->evictions || st->migrations)
+        doc_para(d, "Preemption: %llu evictions and %llu migrations cost %.1f GPU-hours (work since the "
+                    "last checkpoint, and reloads).", (unsigned long long)st->evictions,
+                 (unsigned long long)st->migrations, st->lost_gpu_h);
+    if (s->sc->nservices) {
+        doc_heading(d, 2, "Inference services");
+        char sh[7][64] = {"Service", "demand served", "mean latency (s)", "SLO met (of demand)",
+                          "down (s)", "replicas mean", "replicas max"};
+        doc_row(d, true, 7, sh);
+        for (int k = 0; k < s->sc->nservices; k++) {
+            const struct svc_run *v = &s->svc[k];
+            const struct service_spec *sp = &s->sc->services[k];
+            doc_kv(d, sp->name, "%.5f | %.3f | %.4f | %.0f | %.2f | %d", service_attainment(&v->st),
+                   v->st.served_tokens > 0 ? v->latency_tokens / v->st.served_tokens : 0,
+                   v->demand_tokens > 0 && sp->slo_latency_s > 0 ? v->slo_tokens / v->demand_tokens : 1,
+                   v->down_s, s->end > 0 ? v->replica_s / fs_to_seconds(s->end) : 0, v->max_live);
+        }
+        doc_table_end(d);
+    }
     report_cost(d, s, m);
 
     bool missing = false;

@@ -14,8 +14,8 @@ struct command {
 
 static const struct command commands[] = {
     {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
-    {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)"},
     {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report"},
+    {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)"},
     {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
     {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
     {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
