@@ -196,8 +196,10 @@ int charts_render(const char *gnuplot, const char *dir, const char *name, const 
         return -1;
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
+        if (null >= 0) { /* gnuplot's warnings (flat data, say) are not ours to print */
             dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
         if (chdir(dir) != 0)
             _exit(127);
         char *argv[] = {(char *)"gnuplot", (char *)"-e", expr, (char *)base(gp), NULL};

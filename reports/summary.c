@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../sim/faults_run.h"
 #include "../sim/service_run.h"
 
 static void count_states(const struct sim *s, struct run_stats *st)
@@ -144,6 +145,24 @@ static void add_services(cJSON *root, const struct sim *s)
     }
 }
 
+/* Failures, what they interrupted and cost, and the repairs. */
+static void add_faults(cJSON *root, const struct sim *s, const struct run_stats *st)
+{
+    const struct fault_run *f = s->faults;
+    cJSON *o = add_obj(root, "faults");
+    double node_days = s->cl->nnodes * fs_to_seconds(s->end) / 86400;
+    add_num(o, "failures", (double)f->failures);
+    add_num(o, "interruptions", (double)f->interruptions);
+    add_num(o, "interruptions_per_1000_node_days", node_days > 0 ? 1000 * (double)f->interruptions / node_days : 0);
+    add_num(o, "repairs", (double)f->repairs);
+    add_num(o, "mttr_h", f->failures ? f->repair_h / (double)f->failures : 0);
+    add_num(o, "lost_gpu_hours", st->lost_gpu_h);
+    add_num(o, "goodput", st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);
+    cJSON *by = add_obj(o, "by_cause");
+    for (int c = 0; c < s->sc->faults->n; c++)
+        add_num(by, s->sc->faults->causes[c].name, (double)f->by_cause[c]);
+}
+
 static void add_energy(cJSON *root, const struct sim *s, const struct energy *e)
 {
     cJSON *en = add_obj(root, "energy_kwh");
@@ -225,6 +244,8 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     add_num(pre, "lost_gpu_hours", st->lost_gpu_h);
     if (s->sc->nservices)
         add_services(root, s);
+    if (s->faults)
+        add_faults(root, s, st);
     add_num(root, "events", (double)s->events);
     return root;
 }
@@ -307,6 +328,11 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
     if (st->evictions || st->migrations)
         fprintf(f, "  preemption   %llu evictions, %llu migrations, %.1f GPU-hours lost\n",
                 (unsigned long long)st->evictions, (unsigned long long)st->migrations, st->lost_gpu_h);
+    if (s->faults)
+        fprintf(f, "  faults       %llu failures, %llu jobs interrupted, %.1f GPU-hours lost, "
+                   "goodput %.4f\n", (unsigned long long)s->faults->failures,
+                (unsigned long long)s->faults->interruptions, st->lost_gpu_h,
+                st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);
     for (int k = 0; k < s->sc->nservices; k++) {
         const struct svc_run *r = &s->svc[k];
         fprintf(f, "  service      %s: %.2f %% of demand served, mean latency %.2f s, %.0f s down, "

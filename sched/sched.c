@@ -24,6 +24,7 @@ const struct sched_policy *const sched_policies[] = {
     &sched_policy_flux_no_power,
     &sched_policy_flux_no_consolidate,
     &sched_policy_flux_no_preempt,
+    &sched_policy_flux_no_failover,
     NULL,
 };
 
@@ -234,7 +235,8 @@ static struct sched_cycle cycle_for(const struct sched *s, int32_t t)
 {
     return (struct sched_cycle){.cl = s->cl, .type = t, .ctx = s->ctx, .perf = s->perf,
                                 .prices = s->prices, .nodes = s->nodes, .now = s->now,
-                                .power_ok = s->power_ok, .power_ctx = s->power_ctx};
+                                .power_ok = s->power_ok, .power_ctx = s->power_ctx,
+                                .failed_at = s->failed_at};
 }
 
 static int score_of(const struct sched_policy *p, const struct sched_cycle *c,

@@ -60,6 +60,7 @@ struct sched_cycle {
      * under 1, with what already runs there? (struct sched) */
     bool (*power_ok)(void *ctx, const struct job *j, int32_t type, int32_t node);
     void *power_ctx;
+    const fs_time *failed_at;        /* NULL, or per node: its last failure (-1: none) */
 };
 
 /* How a policy's score ties are broken.  The random orders come from the
@@ -159,6 +160,7 @@ struct sched {
     fs_time now;
     bool (*power_ok)(void *ctx, const struct job *j, int32_t type, int32_t node);
     void *power_ctx;
+    const fs_time *failed_at;        /* set by the engine when faults are on */
     struct job **owner;              /* per GPU (cluster order): its whole-GPU job */
     struct job **pending;            /* evicted during a scan, queued after it */
     size_t npending, pending_cap;

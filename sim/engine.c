@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../base/signals.h"
+#include "faults_run.h"
 #include "service_run.h"
 
 
@@ -84,6 +85,7 @@ struct sim *sim_new(const struct scenario *sc)
     s->jobs = sc->wl.jobs;
     s->njobs = sc->wl.n;
     svc_init(s);
+    faults_init(s);
     s->prog = xcalloc(s->njobs, sizeof *s->prog);
     s->node_power = xcalloc((size_t)s->cl->nnodes, sizeof *s->node_power);
     for (int g = 0, n = 0; g < sc->nfleet; g++)
@@ -109,6 +111,7 @@ void sim_free(struct sim *s)
     free(s->busy);
     free(s->busy_w);
     svc_free(s);
+    faults_free(s);
     free(s);
 }
 
@@ -274,7 +277,7 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
 static void dispatch(struct sim *s, const struct event *ev)
 {
     s->events++;
-    if (svc_event(s, ev))
+    if (svc_event(s, ev) || faults_event(s, ev))
         return;
     if (ev->kind == EV_ARRIVAL)
         on_arrival(s, (size_t)ev->arg);

@@ -35,6 +35,7 @@ enum sim_note {
 
 struct sim;
 struct svc_run;
+struct fault_run;
 
 struct sim_observer {
     void *ctx;
@@ -80,6 +81,7 @@ struct sim {
                                      part) and their watts, for power_ok */
     struct svc_run *svc;          /* per service (sim/service_run.h) */
     uint8_t *svc_ready;           /* per job: a replica that is serving */
+    struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
     struct sim_observer obs[SIM_MAX_OBSERVERS];
     int nobs;
     /* Optional: called about every 64k events with the run's progress. */

@@ -382,7 +382,7 @@ static int load_header(struct ctx *c, const cJSON *root)
 {
     static const char *const keys[] = {"name", "description", "seed", "horizon_s", "catalog",
                                        "fleet", "workload", "scheduler", "output", "pue", "cost", "kinds",
-                                       "services", NULL};
+                                       "services", "faults", NULL};
     const char *name = NULL, *desc = NULL;
     int64_t seed = 1;
     double horizon = -1;
@@ -549,7 +549,8 @@ int scenario_load(const char *path, const struct scenario_options *opt,
         goto err;
     workload_sort(&sc->wl);
     if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_spans(&c)) ||
-        (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)))
+        (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)) ||
+        (rc = scenario_load_faults(root, path, sc, err)))
         goto err;
     cJSON_Delete(root);
     *out = sc;
@@ -567,6 +568,7 @@ void scenario_free(struct scenario *sc)
         return;
     workload_free(&sc->wl);
     service_specs_free(sc->services, sc->nservices);
+    fault_model_free(sc->faults);
     perf_model_free(sc->perf);
     node_catalog_free(sc->nodes);
     power_model_free(sc->power);

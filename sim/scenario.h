@@ -15,6 +15,7 @@
 
 #include "../models/models.h"
 #include "../sched/sched.h"
+#include "../models/faults.h"
 #include "service.h"
 #include "workload.h"
 
@@ -63,6 +64,8 @@ struct scenario {
     size_t nbatch;                /* jobs of the workload: wl.jobs[0..nbatch) */
     struct service_spec *services;/* $.services: long-running inference */
     int nservices;
+    struct fault_model *faults;   /* $.faults: NULL when the run has none */
+    double fault_scale, fault_shape;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
     const struct sched_policy *policy;
 };

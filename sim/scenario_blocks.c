@@ -176,3 +176,27 @@ int scenario_load_services(const cJSON *root, const char *file, struct scenario 
     }
     return 0;
 }
+
+int scenario_load_faults(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
+{
+    static const char *const keys[] = {"model", "scale", "shape", NULL};
+    const cJSON *o = NULL;
+    const char *model = NULL;
+    sc->fault_scale = 1;
+    sc->fault_shape = 1;
+    int rc = json_child(root, "faults", false, cJSON_Object, &o, file, "$", err);
+    if (rc || !o)
+        return rc;
+    if ((rc = json_check_keys(o, keys, file, "$.faults", err)) ||
+        (rc = json_string(o, "model", false, &model, file, "$.faults", err)) ||
+        (rc = json_number(o, "scale", false, 0, 1e6, &sc->fault_scale, file, "$.faults", err)) ||
+        (rc = json_number(o, "shape", false, 0.1, 10, &sc->fault_shape, file, "$.faults", err)))
+        return rc;
+    if (sc->horizon == FS_TIME_MAX)
+        return fs_fail(err, FS_EDATA, "%s: $.faults: a scenario with faults needs horizon_s (nodes "
+                       "keep failing as long as the run goes on)", file);
+    char path[4096], *copy = xstrdup(model ? file : sc->catalog_path);
+    snprintf(path, sizeof path, "%s/%s", dirname(copy), model ? model : "faults.json");
+    free(copy);
+    return fault_model_load(path, &sc->faults, err);
+}

@@ -26,4 +26,8 @@ int scenario_load_kinds(const cJSON *root, const char *file, struct scenario *sc
 int scenario_load_services(const cJSON *root, const char *file, struct scenario *sc,
                            struct fs_err *err);
 
+/* $.faults: the fault model (faults.json beside the catalog, or "model"),
+ * its rate scale and Weibull shape.  Absent: no faults. */
+int scenario_load_faults(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err);
+
 #endif

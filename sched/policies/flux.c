@@ -35,9 +35,11 @@
  * capacity evicts best-effort and standard work from one node, the fewest
  * GPUs it can.  Off: flux-no-preempt.
  *
- * Hot spares.  Each latency-critical service keeps one replica beyond
- * what its autoscaler asks for, ready for a burst the autoscaler has not
- * seen yet (a new replica needs its cold start).
+ * Failover.  Each latency-critical service whose replica takes one or two
+ * GPUs keeps one replica beyond what its autoscaler asks for (a hot
+ * spare), ready for a burst or a failed replica (a new one needs its cold
+ * start); and a node that failed in the last FLUX_FAULT_AVOID is the last
+ * choice among its rank's nodes.  Off: flux-no-failover.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,11 +52,13 @@
 /* Seconds of waiting per step down a job's ladder of GPU types. */
 #define FLUX_FALLBACK_WAIT 0
 #define FLUX_CONSOLIDATE_EVERY (300 * FS_USEC)
+/* A node is avoided this long after it failed (failover). */
+#define FLUX_FAULT_AVOID ((fs_time)6 * 3600 * FS_USEC)
 #define FLUX_RANK_STEP (CLUSTER_MAX_NODE_GPUS + 1)
 #define FLUX_MAX_RANK ((SCHED_SCORE_MAX - SCHED_SCORE_MIN - CLUSTER_MAX_NODE_GPUS) / FLUX_RANK_STEP)
 
 struct flux {
-    bool route, pack, power;
+    bool route, pack, power, failover;
     const struct job *jobs;   /* the workload, from prepare */
     size_t n;
     uint8_t *rank;            /* per job and type: rank + 1; 0 unknown */
@@ -62,11 +66,11 @@ struct flux {
 };
 
 static struct flux *flux_new(const struct cluster *cl, const struct job *jobs, size_t n, bool route,
-                             bool pack, bool power)
+                             bool pack, bool power, bool failover)
 {
     struct flux *f = xcalloc(1, sizeof *f);
-    *f = (struct flux){.route = route, .pack = pack, .power = power, .jobs = jobs, .n = n,
-                       .ntypes = cl->cat->n};
+    *f = (struct flux){.route = route, .pack = pack, .power = power, .failover = failover,
+                       .jobs = jobs, .n = n, .ntypes = cl->cat->n};
     f->rank = xcalloc((n ? n : 1) * (size_t)f->ntypes, 1);
     return f;
 }
@@ -126,39 +130,51 @@ static bool flux_filter(const struct sched_cycle *c, const struct job *j, int32_
     return rank == 0 || c->now - j->submit >= (fs_time)rank * FLUX_FALLBACK_WAIT * FS_USEC;
 }
 
+/* Failed within FLUX_FAULT_AVOID: a node just repaired fails again sooner
+ * when failures bunch (Weibull shape < 1), so it is the last choice. */
+static bool recently_failed(const struct sched_cycle *c, int32_t node)
+{
+    return c->failed_at && c->failed_at[node] >= 0 && c->now - c->failed_at[node] < FLUX_FAULT_AVOID;
+}
+
 static int flux_score(const struct sched_cycle *c, const struct job *j, int32_t node)
 {
     struct flux *f = c->ctx;
     int left = c->cl->nodes[node].free - (j->milli < GPU_MILLI ? 0 : j->gpus);
     int fit = f && !f->pack ? 0 : CLUSTER_MAX_NODE_GPUS - (left > 0 ? left : 0);
+    if (f && f->failover && recently_failed(c, node))
+        fit = 0; /* below every healthy node of its rank */
     return SCHED_SCORE_MAX - CLUSTER_MAX_NODE_GPUS - rank_of(c, j) * FLUX_RANK_STEP + fit;
 }
 
-#define FLUX_VARIANT(ident, pname, summ, r, p, w, cons, pre)                                      \
+#define FLUX_VARIANT(ident, pname, summ, r, p, w, cons, pre, fo)                                  \
     static void *ident##_prepare(const struct cluster *cl, const struct job *jobs, size_t n,      \
                                  uint64_t seed)                                                  \
     {                                                                                             \
         (void)seed;                                                                               \
-        return flux_new(cl, jobs, n, r, p, w);                                                    \
+        return flux_new(cl, jobs, n, r, p, w, fo);                                                \
     }                                                                                             \
     const struct sched_policy sched_policy_##ident = {                                            \
         .name = pname, .summary = summ, .filter = flux_filter, .score = flux_score,               \
         .prepare = ident##_prepare, .release = flux_release, .consolidates = cons,               \
-        .preempts = pre, .preempt_class = JOB_LATENCY, .hot_spares = 1,                          \
+        .preempts = pre, .preempt_class = JOB_LATENCY, .hot_spares = fo ? 1 : 0,                 \
         .consolidate_every = FLUX_CONSOLIDATE_EVERY,                                              \
     };
 
 FLUX_VARIANT(flux, "flux",
              "routes training to the fastest GPUs and the rest to the cheapest that fit, packs, "
-             "respects PSUs, consolidates, preempts for services",
-             true, true, true, true, true)
+             "respects PSUs, consolidates, preempts for services, fails over",
+             true, true, true, true, true, true)
 FLUX_VARIANT(flux_no_route, "flux-no-route", "flux without kind-aware routing (ablation)",
-             false, true, true, true, true)
+             false, true, true, true, true, true)
 FLUX_VARIANT(flux_no_pack, "flux-no-pack", "flux without best-fit packing (ablation)",
-             true, false, true, true, true)
+             true, false, true, true, true, true)
 FLUX_VARIANT(flux_no_power, "flux-no-power", "flux without the PSU limit (ablation)",
-             true, true, false, true, true)
+             true, true, false, true, true, true)
 FLUX_VARIANT(flux_no_consolidate, "flux-no-consolidate", "flux without consolidation (ablation)",
-             true, true, true, false, true)
+             true, true, true, false, true, true)
 FLUX_VARIANT(flux_no_preempt, "flux-no-preempt", "flux without preemption (ablation)",
-             true, true, true, true, false)
+             true, true, true, true, false, true)
+FLUX_VARIANT(flux_no_failover, "flux-no-failover",
+             "flux without failover: no hot spares, recently failed nodes not avoided (ablation)",
+             true, true, true, true, true, false)

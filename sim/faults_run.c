@@ -1,0 +1,114 @@
+/* faults_run.c - node failures and repairs in the engine (faults_run.h). */
+#include "faults_run.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+
+enum { EV_FAIL = 4, EV_REPAIR = 5 }; /* after engine.c's and service_run.c's */
+
+/* Push node n's next failure, a Weibull draw from now. */
+static void next_failure(struct sim *s, int32_t n)
+{
+    const struct scenario *sc = s->sc;
+    double rate = fault_node_rate_h(sc->faults, s->cl->nodes[n].gpus, sc->fault_scale);
+    if (rate <= 0)
+        return;
+    double k = sc->fault_shape, eta = 1 / rate / gsl_sf_gamma(1 + 1 / k); /* mean 1/rate */
+    double h = gsl_ran_weibull(s->faults->rng, eta, k);
+    double us = h * 3600 * FS_USEC;
+    if (us < FS_TIME_MAX / 2 && s->now + (fs_time)us <= sc->horizon)
+        evq_push(&s->q, s->now + (fs_time)us + 1, EV_FAIL, n);
+}
+
+void faults_init(struct sim *s)
+{
+    if (!s->sc->faults)
+        return;
+    s->faults = xcalloc(1, sizeof *s->faults);
+    s->faults->rng = rng_stream(s->sc->seed, RNG_FAULTS);
+    s->faults->down = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), 1);
+    s->faults->failed_at = xmalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1) * sizeof (fs_time));
+    for (int32_t n = 0; n < s->cl->nnodes; n++)
+        s->faults->failed_at[n] = -1;
+    s->sched.failed_at = s->faults->failed_at;
+    for (int32_t n = 0; n < s->cl->nnodes; n++)
+        next_failure(s, n);
+}
+
+void faults_free(struct sim *s)
+{
+    if (!s->faults)
+        return;
+    gsl_rng_free(s->faults->rng);
+    free(s->faults->down);
+    free(s->faults->failed_at);
+    free(s->faults);
+}
+
+/* Every job with a GPU on node n. */
+static void evict_node(struct sim *s, int32_t n)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    for (int g = 0; g < nd->gpus; g++) {
+        struct job *j = s->sched.owner[nd->gpu0 + g];
+        if (j && j->state == JOB_RUNNING) {
+            sim_evict(s, (size_t)(j - s->jobs), false);
+            s->faults->interruptions++;
+        }
+    }
+    /* Jobs that share a GPU are not in owner[]: find them by placement. */
+    for (size_t i = 0; i < s->njobs && s->cl->nodes[n].free < nd->gpus; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->state == JOB_RUNNING && j->nnodes == 1 && j->node == n) {
+            sim_evict(s, i, false);
+            s->faults->interruptions++;
+        }
+    }
+}
+
+static void on_fail(struct sim *s, int32_t n)
+{
+    struct fault_run *f = s->faults;
+    const struct node *nd = &s->cl->nodes[n];
+    const struct fault_cause *c = fault_pick(s->sc->faults, nd->gpus, gsl_rng_uniform(f->rng));
+    f->failures++;
+    f->by_cause[c - s->sc->faults->causes]++;
+    f->failed_at[n] = s->now;
+    evict_node(s, n);
+    if (c->repair <= 0) {
+        next_failure(s, n);
+        return;
+    }
+    /* Out of service: its (now free) GPUs are held until the repair. */
+    uint64_t all = nd->gpus == 64 ? ~0ULL : (1ULL << nd->gpus) - 1;
+    cluster_take(s->cl, n, all, GPU_MILLI, 0, 0);
+    f->down[n] = 1;
+    f->repair_h += fs_to_seconds(c->repair) / 3600;
+    evq_push(&s->q, s->now + c->repair, EV_REPAIR, n);
+}
+
+static void on_repair(struct sim *s, int32_t n)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    uint64_t all = nd->gpus == 64 ? ~0ULL : (1ULL << nd->gpus) - 1;
+    cluster_give(s->cl, n, all, GPU_MILLI, 0, 0);
+    s->sched.freed = true;
+    s->faults->down[n] = 0;
+    s->faults->repairs++;
+    next_failure(s, n);
+}
+
+bool faults_event(struct sim *s, const struct event *ev)
+{
+    if (ev->kind == EV_FAIL)
+        on_fail(s, ev->arg);
+    else if (ev->kind == EV_REPAIR)
+        on_repair(s, ev->arg);
+    else
+        return false;
+    return true;
+}
