@@ -93,7 +93,9 @@ static void stop(struct sim *s, int k, size_t i)
             s->svc_ready[i] = 0;
         }
         r->live--;
+        s->ndone++; /* done while the observers hear of it, then free again */
         sim_stop(s, i);
+        s->ndone--;
     }
     fs_time ran = j->ran;
     job_reset_placement(j);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../base/signals.h"
+#include "../reports/check.h"
 #include "../reports/metrics.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
@@ -19,7 +20,7 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME]\n"
-               "                    [--catalog FILE] [--progress] [--quiet]\n\n"
+               "                    [--catalog FILE] [--check] [--progress] [--quiet]\n\n"
                "Simulate SCENARIO (JSON, see scenarios/README.md) and write summary.json,\n"
                "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
                "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
@@ -31,6 +32,8 @@ static int usage(int code)
     fprintf(f, "\n"
                "      --catalog FILE  GPU catalog when the scenario names none\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
+               "      --check         assert the engine's invariants after every event (check.h);\n"
+               "                      a violation exits 70 and writes nothing\n"
                "      --progress      show a progress bar even when stderr is not a terminal\n"
                "  -q, --quiet         print nothing but errors\n"
                "  -h, --help          this help\n");
@@ -59,9 +62,10 @@ enum { RUN_INTERRUPTED = 1 };
 /* Simulate and write every output under its temporary name, then rename
  * them all; on any error, or a signal caught before the renames, every
  * temporary file is removed.  RET: 0, an FS_E* code or RUN_INTERRUPTED. */
-static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet,
+static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet, bool check,
                     struct fs_err *err)
 {
+    struct check ck = {0};
     struct outfile out[OUT_COUNT] = {0};
     struct sim *s = NULL;
     struct metrics *m = NULL;
@@ -85,6 +89,10 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     /* After the metrics: the timeline reads the power they keep. */
     tl = timeline_new(s, out[OUT_TIMELINE].f, &m->en, TIMELINE_DEFAULT_LIMIT);
     sim_observe(s, timeline_observer(tl));
+    if (check) {
+        ck.m = m;
+        sim_observe(s, check_observer(&ck));
+    }
     if (progress) {
         s->progress = progress_bar;
     }
@@ -93,6 +101,11 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
         fprintf(stderr, "\r%60s\r", "");
     if (s->interrupted) {
         rc = RUN_INTERRUPTED;
+        goto done;
+    }
+    if (ck.violations) {
+        rc = fs_fail(err, FS_EINTERNAL, "%s: --check: %llu invariant violations; the first %s", sc->path,
+                     (unsigned long long)ck.violations, ck.first);
         goto done;
     }
 
@@ -124,6 +137,9 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
         summary_print(stderr, s, m, &st);
+        if (check)
+            fprintf(stderr, "  check        %llu state changes checked, no invariant violated\n",
+                    (unsigned long long)ck.notes);
         fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv,timeline.json,report.md,report.html} "
                         "(%llu events, %.2f s wall)\n", dir, (unsigned long long)s->events,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
@@ -144,11 +160,12 @@ int cmd_run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
         {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
         {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
+        {"check", no_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
-    bool progress = isatty(STDERR_FILENO), quiet = false;
+    bool progress = isatty(STDERR_FILENO), quiet = false, check = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
@@ -169,6 +186,7 @@ int cmd_run(int argc, char **argv)
         case 'p': so.policy = optarg; break;
         case 'c': so.catalog = optarg; break;
         case 'P': progress = true; break;
+        case 'C': check = true; break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
         case ':':
@@ -204,7 +222,7 @@ int cmd_run(int argc, char **argv)
                     *p = '_';
             dir = fallback;
         }
-        rc = simulate(sc, dir, progress, quiet, &err);
+        rc = simulate(sc, dir, progress, quiet, check, &err);
         if (rc && fs_interrupted()) /* also an error the signal caused */
             rc = RUN_INTERRUPTED;
     }

@@ -35,7 +35,8 @@ static int usage(int code)
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
     fprintf(f, "\nRun 'fleetsim COMMAND --help' for a command's options.\n"
                "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
-               "66 cannot open input, 70 internal error, 73 cannot create output.\n");
+               "66 cannot open input, 70 internal error, 73 cannot create output,\n"
+               "130/143 interrupted by SIGINT/SIGTERM (nothing written).\n");
     return code;
 }
 

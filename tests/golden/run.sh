@@ -5,6 +5,7 @@
 #    jobs.csv and timeseries.csv must equal the files kept in
 #    tests/golden/small-POLICY/ byte for byte.
 # 2. Determinism: scenarios/default.json run twice gives identical bytes.
+#    Every run here has --check on: an invariant violated fails it.
 #
 # Usage: FLEETSIM=build/fleetsim tests/golden/run.sh [--update]
 # --update rewrites the kept files from the current build (review the diff!).
@@ -30,7 +31,7 @@ check() { # name, command status
 for policy in fifo best-fit spread; do
     want=tests/golden/small-$policy
     got=$tmp/small-$policy
-    if ! "$fleetsim" run tests/golden/small.json --policy "$policy" -q -o "$got"; then
+    if ! "$fleetsim" run --check tests/golden/small.json --policy "$policy" -q -o "$got"; then
         check "small.json under $policy: run" 1
         continue
     fi
@@ -45,12 +46,18 @@ for policy in fifo best-fit spread; do
     done
 done
 
-for run in 1 2; do
-    "$fleetsim" run scenarios/default.json -q -o "$tmp/default-$run" || check "default.json run $run" 1
-done
-for f in $determinism_files; do
-    cmp -s "$tmp/default-1/$f" "$tmp/default-2/$f"
-    check "default.json twice: identical $f" $?
+# The default scenario as shipped, then flux with preemption, services and
+# faults (scenarios/failover.json): every random draw and every tie the
+# same, twice.
+for sc in default failover; do
+    for run in 1 2; do
+        "$fleetsim" run --check scenarios/$sc.json --policy "$([ $sc = default ] && echo best-fit || echo flux)" \
+            -q -o "$tmp/$sc-$run" || check "$sc.json run $run" 1
+    done
+    for f in $determinism_files; do
+        cmp -s "$tmp/$sc-1/$f" "$tmp/$sc-2/$f"
+        check "$sc.json twice: identical $f" $?
+    done
 done
 
 echo "golden: $passed passed, $failed failed"
