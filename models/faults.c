@@ -10,13 +10,15 @@
 static int load_cause(const cJSON *c, const char *file, const char *path, double gpu_h, double node_h,
                       const cJSON *sources, struct fault_cause *out, struct fs_err *err)
 {
-    static const char *const keys[] = {"name", "scope", "count", "repair_h", "source", "repair_source", NULL};
-    const char *name = NULL, *scope = NULL, *src = NULL, *rsrc = NULL;
+    static const char *const keys[] = {"name", "scope", "effect", "count", "repair_h", "source",
+                                       "repair_source", NULL};
+    const char *name = NULL, *scope = NULL, *src = NULL, *rsrc = NULL, *effect = "node";
     double count = 0, repair_h = 0;
     int rc;
     if ((rc = json_check_keys(c, keys, file, path, err)) ||
         (rc = json_string(c, "name", true, &name, file, path, err)) ||
         (rc = json_string(c, "scope", true, &scope, file, path, err)) ||
+        (rc = json_string(c, "effect", false, &effect, file, path, err)) ||
         (rc = json_number(c, "count", true, 0, 1e9, &count, file, path, err)) ||
         (rc = json_number(c, "repair_h", true, 0, 1e5, &repair_h, file, path, err)) ||
         (rc = json_string(c, "source", true, &src, file, path, err)) ||
@@ -31,6 +33,9 @@ static int load_cause(const cJSON *c, const char *file, const char *path, double
     bool gpu = strcmp(scope, "gpu") == 0;
     if (!gpu && strcmp(scope, "node") != 0)
         return fs_fail(err, FS_EDATA, "%s: %s.scope: \"%s\" is not gpu or node", file, path, scope);
+    if (strcmp(effect, "node") != 0 && strcmp(effect, "psu") != 0)
+        return fs_fail(err, FS_EDATA, "%s: %s.effect: \"%s\" is not node or psu", file, path, effect);
+    out->psu = strcmp(effect, "psu") == 0;
     snprintf(out->name, sizeof out->name, "%s", name);
     out->scope = gpu ? FAULT_GPU : FAULT_NODE;
     out->rate_h = count / (gpu ? gpu_h : node_h);

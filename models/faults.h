@@ -9,7 +9,9 @@
  * hours) per node-hour.  A node with G GPUs therefore fails at
  *   lambda = G x sum(gpu rates) + sum(node rates)   per hour,
  * each failure of cause c with probability c's part of lambda, and is out
- * of service for c's repair time.  The engine draws the time to a node's
+ * of service for c's repair time; a cause with effect "psu" instead takes
+ * one of its power supplies out for that time (the node keeps running on
+ * the others, overloaded if its load no longer fits them).  The engine draws the time to a node's
  * next failure from a Weibull distribution with shape k and mean 1/lambda
  * (k = 1: exponential, the memoryless process the rates are estimated
  * under; k < 1: infant mortality, failures bunched early after a repair).
@@ -18,6 +20,8 @@
  */
 #ifndef FS_MODELS_FAULTS_H
 #define FS_MODELS_FAULTS_H
+
+#include <stdbool.h>
 
 #include "../base/base.h"
 
@@ -30,6 +34,7 @@ struct fault_cause {
     enum fault_scope scope;
     double rate_h;       /* failures per GPU-hour (gpu) or node-hour (node) */
     fs_time repair;      /* out of service after a failure; 0: back at once */
+    bool psu;            /* effect "psu": one power supply fails, the node runs on */
 };
 
 struct fault_model {

@@ -18,7 +18,7 @@ static void settle_psu(struct psu_stat *p, fs_time now)
 
 /* Recompute node n's power from its busy GPUs and fold it into the fleet
  * totals. */
-static void update_node(struct energy *e, int32_t n, fs_time now)
+void energy_node(struct energy *e, int32_t n, fs_time now)
 {
     const struct sim *s = e->s;
     const struct node *nd = &s->cl->nodes[n];
@@ -27,7 +27,7 @@ static void update_node(struct energy *e, int32_t n, fs_time now)
     double idle = nd->gpus * t->idle_w, span = nd->gpus * (t->tdp_w - t->idle_w);
     double gpu_w = e->busy_w[n] + (nd->gpus - e->busy[n]) * t->idle_w;
     double activity = span > 0 ? (gpu_w - idle) / span : 0;
-    struct node_power np = node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, fp->psus_ok);
+    struct node_power np = node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, s->psus_ok[n]);
 
     e->gpu_w += gpu_w - e->node_gpu_w[n];
     e->gpu_w_type[nd->type] += gpu_w - e->node_gpu_w[n];
@@ -56,7 +56,7 @@ void energy_init(struct energy *e, const struct sim *s)
     e->node_gpu_w = xcalloc((size_t)e->nnodes, sizeof *e->node_gpu_w);
     e->psu = xcalloc((size_t)e->nnodes, sizeof *e->psu);
     for (int32_t n = 0; n < e->nnodes; n++)
-        update_node(e, n, 0);
+        energy_node(e, n, 0);
 }
 
 void energy_fini(struct energy *e)
@@ -89,7 +89,7 @@ void energy_job(struct energy *e, const struct job *j, int sign, fs_time now)
         double gpus = (j->nnodes > 1 ? size : j->gpus) * share;
         e->busy[n] += sign * gpus;
         e->busy_w[n] += sign * gpus * w;
-        update_node(e, n, now);
+        energy_node(e, n, now);
     }
 }
 

@@ -47,6 +47,10 @@ void energy_advance(struct energy *e, int64_t dt);
 /* Job j started (sign +1) or finished (-1) at time now. */
 void energy_job(struct energy *e, const struct job *j, int sign, fs_time now);
 
+/* Node n's power state changed (a power supply lost or regained):
+ * recompute its power and PSU load from now. */
+void energy_node(struct energy *e, int32_t n, fs_time now);
+
 /* Start a new timeseries interval. */
 void energy_new_bucket(struct energy *e);
 

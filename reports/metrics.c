@@ -97,6 +97,9 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
     case SIM_WITHDRAW:
         m->queue--;
         break;
+    case SIM_NODE:
+        energy_node(&m->en, s->node_changed, s->now);
+        break;
     case SIM_END:
         energy_finish(&m->en, s->now);
         if (m->ts && s->now > m->bucket_start)

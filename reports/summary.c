@@ -155,6 +155,9 @@ static void add_faults(cJSON *root, const struct sim *s, const struct run_stats 
     add_num(o, "interruptions", (double)f->interruptions);
     add_num(o, "interruptions_per_1000_node_days", node_days > 0 ? 1000 * (double)f->interruptions / node_days : 0);
     add_num(o, "repairs", (double)f->repairs);
+    add_num(o, "power_supply_failures", (double)f->psu_failures);
+    add_num(o, "maintenance_windows", (double)f->windows);
+    add_num(o, "maintenance_moves", (double)f->planned);
     add_num(o, "mttr_h", f->failures ? f->repair_h / (double)f->failures : 0);
     add_num(o, "lost_gpu_hours", st->lost_gpu_h);
     add_num(o, "goodput", st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);

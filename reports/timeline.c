@@ -297,6 +297,7 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
     switch (note) {
     case SIM_SUBMIT:
     case SIM_WITHDRAW:
+    case SIM_NODE:
         break;
     case SIM_START: {
         int64_t slot = laned_slot(t, j);

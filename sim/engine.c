@@ -34,8 +34,7 @@ static double job_gpu_w(const struct sim *s, const struct job *j, int32_t t, int
     return want;
 }
 
-/* Node n's PSU load with extra_gpus more GPUs busy drawing extra_w each. */
-static double psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w)
+double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w)
 {
     const struct node *nd = &s->cl->nodes[n];
     const struct gpu_type *t = &s->sc->cat->types[nd->type];
@@ -44,7 +43,7 @@ static double psu_load(const struct sim *s, int32_t n, double extra_gpus, double
     double gpu_w = s->busy_w[n] + extra_gpus * extra_w + (nd->gpus - busy) * t->idle_w;
     double span = nd->gpus * (t->tdp_w - t->idle_w);
     double activity = span > 0 ? (gpu_w - idle) / span : 0;
-    return node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, fp->psus_ok).psu_load;
+    return node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, s->psus_ok[n]).psu_load;
 }
 
 static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
@@ -53,7 +52,7 @@ static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
     const struct node *nd = &s->cl->nodes[node];
     double speed, w = job_gpu_w(s, j, type, node, &speed);
     double gpus = (j->gpus > nd->gpus ? nd->gpus : j->gpus) * (double)j->milli / GPU_MILLI;
-    return psu_load(s, node, gpus, w) <= 1;
+    return sim_psu_load(s, node, gpus, w) <= 1;
 }
 
 /* Job i's GPUs start (sign +1) or stop (-1) drawing its watts. */
@@ -94,6 +93,9 @@ struct sim *sim_new(const struct scenario *sc)
     s->end = -1;
     s->busy = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy);
     s->busy_w = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy_w);
+    s->psus_ok = xmalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1) * sizeof *s->psus_ok);
+    for (int32_t n = 0; n < s->cl->nnodes; n++)
+        s->psus_ok[n] = s->node_power[n]->psus_ok;
     s->sched.power_ok = power_ok;
     s->sched.power_ctx = s;
     return s;
@@ -110,6 +112,7 @@ void sim_free(struct sim *s)
     free(s->node_power);
     free(s->busy);
     free(s->busy_w);
+    free(s->psus_ok);
     svc_free(s);
     faults_free(s);
     free(s);

@@ -30,6 +30,7 @@ enum sim_note {
     SIM_EVICT,   /* job preempted: told while it still holds its placement,
                     then its GPUs go back and it is queued again */
     SIM_WITHDRAW,/* a queued service replica taken back by its autoscaler */
+    SIM_NODE,    /* node s->node_changed lost or regained a power supply; job is NULL */
     SIM_END,     /* the run is over; job is NULL; now is the end time */
 };
 
@@ -82,6 +83,9 @@ struct sim {
     struct svc_run *svc;          /* per service (sim/service_run.h) */
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
+    int32_t node_changed;         /* the node of the last SIM_NODE */
+    int *psus_ok;                 /* per node: healthy PSUs now (its group's, less
+                                     PSU faults under repair) */
     struct sim_observer obs[SIM_MAX_OBSERVERS];
     int nobs;
     /* Optional: called about every 64k events with the run's progress. */
@@ -92,6 +96,10 @@ struct sim {
 /* A simulation of sc, ready to run.  RET: the new sim (caller frees). */
 struct sim *sim_new(const struct scenario *sc);
 void sim_free(struct sim *s);
+
+/* Node n's PSU load now, on its healthy PSUs, with extra_gpus more GPUs
+ * busy drawing extra_w each (0, 0: as it is). */
+double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w);
 
 /* Tell every observer of a state change of j at s->now. */
 void sim_publish(struct sim *s, enum sim_note note, const struct job *j);

@@ -16,8 +16,11 @@ struct fault_run {
     gsl_rng *rng;
     uint8_t *down;                    /* per node: out of service */
     fs_time *failed_at;               /* per node: its last failure, -1: none */
+    evq_handle *next_fail;            /* per node: its pending failure, 0: none */
     uint64_t failures, interruptions; /* node failures; jobs they evicted */
-    uint64_t repairs;
+    uint64_t repairs, psu_failures;   /* repairs of both kinds; supplies lost */
+    uint64_t windows, planned;        /* maintenance windows; jobs they moved */
+    int32_t maint_next;               /* the next node to maintain */
     double repair_h;                  /* sum of the repairs' durations */
     uint64_t by_cause[FAULT_MAX_CAUSES];
 };

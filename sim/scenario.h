@@ -66,6 +66,8 @@ struct scenario {
     int nservices;
     struct fault_model *faults;   /* $.faults: NULL when the run has none */
     double fault_scale, fault_shape;
+    fs_time maint_every, maint_duration; /* $.faults.maintenance; every 0: none */
+    int maint_nodes;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
     const struct sched_policy *policy;
 };

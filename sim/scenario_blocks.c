@@ -179,8 +179,11 @@ int scenario_load_services(const cJSON *root, const char *file, struct scenario 
 
 int scenario_load_faults(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
 {
-    static const char *const keys[] = {"model", "scale", "shape", NULL};
-    const cJSON *o = NULL;
+    static const char *const keys[] = {"model", "scale", "shape", "maintenance", NULL};
+    static const char *const mkeys[] = {"every_s", "duration_s", "nodes", NULL};
+    const cJSON *o = NULL, *mt = NULL;
+    double every = 0, duration = 0;
+    int64_t nodes = 1;
     const char *model = NULL;
     sc->fault_scale = 1;
     sc->fault_shape = 1;
@@ -190,13 +193,25 @@ int scenario_load_faults(const cJSON *root, const char *file, struct scenario *s
     if ((rc = json_check_keys(o, keys, file, "$.faults", err)) ||
         (rc = json_string(o, "model", false, &model, file, "$.faults", err)) ||
         (rc = json_number(o, "scale", false, 0, 1e6, &sc->fault_scale, file, "$.faults", err)) ||
-        (rc = json_number(o, "shape", false, 0.1, 10, &sc->fault_shape, file, "$.faults", err)))
+        (rc = json_number(o, "shape", false, 0.1, 10, &sc->fault_shape, file, "$.faults", err)) ||
+        (rc = json_child(o, "maintenance", false, cJSON_Object, &mt, file, "$.faults", err)))
         return rc;
+    if (mt && ((rc = json_check_keys(mt, mkeys, file, "$.faults.maintenance", err)) ||
+               (rc = json_number(mt, "every_s", true, 60, 3.2e9, &every, file, "$.faults.maintenance", err)) ||
+               (rc = json_number(mt, "duration_s", true, 1, 3.2e9, &duration, file, "$.faults.maintenance", err)) ||
+               (rc = json_int(mt, "nodes", false, 1, 1000000, &nodes, file, "$.faults.maintenance", err))))
+        return rc;
+    sc->maint_every = fs_from_seconds(every);
+    sc->maint_duration = fs_from_seconds(duration);
+    sc->maint_nodes = (int)nodes;
     if (sc->horizon == FS_TIME_MAX)
         return fs_fail(err, FS_EDATA, "%s: $.faults: a scenario with faults needs horizon_s (nodes "
                        "keep failing as long as the run goes on)", file);
     char path[4096], *copy = xstrdup(model ? file : sc->catalog_path);
-    snprintf(path, sizeof path, "%s/%s", dirname(copy), model ? model : "faults.json");
+    if (model && model[0] == '/')
+        snprintf(path, sizeof path, "%s", model);
+    else
+        snprintf(path, sizeof path, "%s/%s", dirname(copy), model ? model : "faults.json");
     free(copy);
     return fault_model_load(path, &sc->faults, err);
 }

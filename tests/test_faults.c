@@ -98,6 +98,69 @@ static void test_gang_and_repair(void)
     scenario_free(sc);
 }
 
+/* Power-supply faults only (a model of one cause, effect psu, about one an
+ * hour, 48 h repairs): a DGX H100 (4 + 2 supplies) running eight GPUs
+ * loses supplies one at a time and keeps its job; with too few left its
+ * load exceeds them, which the PSU statistics record. */
+static void test_psu_faults(void)
+{
+    const char *model = tu_tmpfile(".json",
+        "{\"about\": \"test\", \"sources\": {\"S\": {\"text\": \"t\", \"date\": \"2026\"}},"
+        " \"exposure\": {\"gpus\": 8, \"gpus_per_node\": 8, \"hours\": 1, \"source\": \"S\"},"
+        " \"causes\": [{\"name\": \"power-supply\", \"scope\": \"node\", \"effect\": \"psu\","
+        " \"count\": 1, \"repair_h\": 48, \"source\": \"S\", \"repair_source\": \"S\"}]}");
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"name\": \"t\", \"seed\": 9, \"horizon_s\": 86400, \"fleet\": [{\"gpu\": \"h100-sxm\", "
+             "\"nodes\": 1, \"gpus_per_node\": 8}], \"workload\": {\"trace\": \"%s\"}, "
+             "\"faults\": {\"model\": \"%s\"}}",
+             tu_tmpfile(".csv", "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
+                                "1,0,train,a,8,0,,1e9,h100-sxm\n"),
+             model);
+    struct scenario *sc = load(text);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    sim_observe(s, metrics_observer(m));
+    sim_run(s);
+    const struct fault_run *f = s->faults;
+    CU_ASSERT(f->psu_failures >= 3);
+    /* A lost supply interrupts nothing; only a fault that finds one supply
+     * left takes the node (and the job) down. */
+    CU_ASSERT(f->interruptions <= f->failures - f->psu_failures);
+    CU_ASSERT_EQUAL(s->jobs[0].evicted, f->interruptions);
+    CU_ASSERT(s->psus_ok[0] >= 1 && s->psus_ok[0] <= 6);
+    CU_ASSERT(m->en.psu[0].peak > 1.0);       /* overloaded once three were gone */
+    CU_ASSERT(m->en.psu[0].overloads >= 1);
+    metrics_free(m);
+    sim_free(s);
+    scenario_free(sc);
+}
+
+/* Maintenance alone (scale 0: no failures): a window every 6 h takes one
+ * of two nodes out for 1 h, moving its training job, which checkpoints
+ * first and so loses only its 300 s reload each time. */
+static void test_maintenance(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"name\": \"t\", \"horizon_s\": 86400, \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": 2, "
+             "\"gpus_per_node\": 8}], \"workload\": {\"trace\": \"%s\"}, \"faults\": {\"scale\": 0, "
+             "\"maintenance\": {\"every_s\": 21600, \"duration_s\": 3600, \"nodes\": 1}}}",
+             tu_tmpfile(".csv", "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
+                                "1,0,train,a,8,0,,1e9,h100-sxm\n"));
+    struct scenario *sc = load(text);
+    struct sim *s = sim_new(sc);
+    sim_run(s);
+    const struct fault_run *f = s->faults;
+    CU_ASSERT_EQUAL(f->failures, 0);
+    CU_ASSERT_EQUAL(f->windows, 4); /* at 6, 12, 18 and 24 h */
+    CU_ASSERT_EQUAL(s->migrations, f->planned);
+    CU_ASSERT(f->planned >= 1);
+    CU_ASSERT_DOUBLE_EQUAL(s->lost_gpu_s, (double)f->planned * 300 * 8, 1e-6);
+    sim_free(s);
+    scenario_free(sc);
+}
+
 /* Same scenario and seed, same failures; another seed, others. */
 static void test_deterministic(void)
 {
@@ -133,6 +196,8 @@ int main(void)
         {"model: rates and picking", test_model},
         {"Llama 3 interruption rate", test_llama3},
         {"a gang fails together; repairs give nodes back", test_gang_and_repair},
+        {"power-supply faults: the node runs on, overloaded", test_psu_faults},
+        {"maintenance windows move jobs with a checkpoint", test_maintenance},
         {"deterministic by seed", test_deterministic},
         CU_TEST_INFO_NULL,
     };
