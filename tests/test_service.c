@@ -1,6 +1,6 @@
 /* test_service.c - inference services: replica sizing (the 4090 hosts a 7B
  * replica and never a 70B one), the roofline's bandwidth ratio and its
- * calibration point, the spec loader and its errors, demand curves and
+ * calibration point, demand curves and
  * their change times, the autoscaler's exact decision times on a step
  * demand, SLO accounting, and M/M/c latency against hand-worked values. */
 #include "../sim/service.h"
@@ -108,201 +108,6 @@ static void test_allows(void)
     s.allowed = UINT64_C(1) << 6;
     CU_ASSERT_TRUE(service_allows(&s, 6));
     CU_ASSERT_FALSE(service_allows(&s, 0));
-}
-
-/* ---- loading ------------------------------------------------------------- */
-
-/* Load {"services": SERVICES} as scenario "scen.json" in folder /tmp.
- * RET: the loader's code; *out / *n as it leaves them. */
-static int load(const char *services, struct service_spec **out, int *n, struct fs_err *err)
-{
-    char text[4096];
-    snprintf(text, sizeof text, "{\"services\": %s}", services);
-    cJSON *root = cJSON_Parse(text);
-    CU_ASSERT_FATAL(root != NULL);
-    int rc = service_specs_load(cJSON_GetObjectItem(root, "services"), "scen.json", cat, "/tmp",
-                                out, n, err);
-    cJSON_Delete(root);
-    return rc;
-}
-
-/* A trace file in /tmp; RET: its name relative to /tmp. */
-static const char *trace_file(const char *text)
-{
-    const char *p = tu_tmpfile(".csv", text);
-    return strrchr(p, '/') + 1;
-}
-
-static void test_load_full(void)
-{
-    const char *tr = trace_file("time_s,prompt_tokens,output_tokens\n0,100,600\n60,0,600\n\n120,5,1200\n");
-    char js[2048];
-    snprintf(js, sizeof js,
-             "[{\"name\": \"chat-7b\", \"team\": \"product\", \"model_params_b\": 7,"
-             " \"priority\": \"standard\", \"allowed_types\": [\"rtx4090\", \"h100-sxm\"],"
-             " \"request\": {\"prompt_tokens\": 500, \"output_tokens\": 100},"
-             " \"demand\": {\"trace\": \"%s\", \"scale\": 2, \"repeat\": true},"
-             " \"autoscaler\": {\"target_util\": 0.6, \"min_replicas\": 0, \"max_replicas\": 4,"
-             "  \"up_delay_s\": 30, \"down_delay_s\": 90, \"cold_start_s\": 45, \"tick_s\": 10},"
-             " \"slo\": {\"latency_s\": 2.5}},"
-             " {\"name\": \"llm-70b\", \"model_params_b\": 70,"
-             "  \"demand\": {\"diurnal\": {\"mean_tokens_s\": 5000}}}]", tr);
-    struct service_spec *sp;
-    int n;
-    struct fs_err err = {0};
-    int rc = load(js, &sp, &n, &err);
-    if (rc)
-        printf("\n%s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
-    CU_ASSERT_STRING_EQUAL(sp[0].name, "chat-7b");
-    CU_ASSERT_STRING_EQUAL(sp[0].team, "product");
-    CU_ASSERT_DOUBLE_EQUAL(sp[0].params, 7e9, 1e-3);
-    CU_ASSERT_EQUAL(sp[0].priority, SERVICE_STANDARD);
-    CU_ASSERT_TRUE(service_allows(&sp[0], gpu_catalog_find(cat, "rtx4090")));
-    CU_ASSERT_FALSE(service_allows(&sp[0], gpu_catalog_find(cat, "a100-sxm-80")));
-    CU_ASSERT_EQUAL(sp[0].prompt_tokens, 500);
-    CU_ASSERT_EQUAL(sp[0].output_tokens, 100);
-    CU_ASSERT_EQUAL(sp[0].demand.kind, SERVICE_TRACE);
-    CU_ASSERT_TRUE(sp[0].demand.repeat);
-    CU_ASSERT_EQUAL(sp[0].demand.n, 3);
-    CU_ASSERT_EQUAL(sp[0].demand.bin, S(60));
-    CU_ASSERT_DOUBLE_EQUAL(sp[0].demand.rate[2], 1200 * 2 / 60.0, 1e-12);
-    CU_ASSERT_EQUAL(sp[0].as.min_replicas, 0);
-    CU_ASSERT_EQUAL(sp[0].as.max_replicas, 4);
-    CU_ASSERT_EQUAL(sp[0].as.up_delay, S(30));
-    CU_ASSERT_EQUAL(sp[0].as.down_delay, S(90));
-    CU_ASSERT_EQUAL(sp[0].as.cold_start, S(45));
-    CU_ASSERT_EQUAL(sp[0].as.tick, S(10));
-    CU_ASSERT_DOUBLE_EQUAL(sp[0].as.target_util, 0.6, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(sp[0].slo_latency_s, 2.5, 1e-15);
-    /* The defaults. */
-    CU_ASSERT_STRING_EQUAL(sp[1].team, "llm-70b");
-    CU_ASSERT_EQUAL(sp[1].priority, SERVICE_LATENCY);
-    CU_ASSERT_EQUAL(sp[1].allowed, 0);
-    CU_ASSERT_EQUAL(sp[1].prompt_tokens, SERVICE_PROMPT_TOKENS);
-    CU_ASSERT_EQUAL(sp[1].output_tokens, SERVICE_OUTPUT_TOKENS);
-    CU_ASSERT_EQUAL(sp[1].demand.kind, SERVICE_DIURNAL);
-    CU_ASSERT_EQUAL(sp[1].demand.amplitude, 0);
-    CU_ASSERT_EQUAL(sp[1].demand.peak, S(14 * 3600));
-    CU_ASSERT_EQUAL(sp[1].demand.period, S(86400));
-    CU_ASSERT_EQUAL(sp[1].demand.step, S(300));
-    CU_ASSERT_DOUBLE_EQUAL(sp[1].as.target_util, 0.7, 1e-15);
-    CU_ASSERT_EQUAL(sp[1].as.min_replicas, 1);
-    CU_ASSERT_EQUAL(sp[1].as.max_replicas, 16);
-    CU_ASSERT_EQUAL(sp[1].as.up_delay, 0);
-    CU_ASSERT_EQUAL(sp[1].as.down_delay, S(300));
-    CU_ASSERT_EQUAL(sp[1].as.cold_start, S(120));
-    CU_ASSERT_EQUAL(sp[1].as.tick, S(15));
-    CU_ASSERT_EQUAL(sp[1].slo_latency_s, 0);
-    service_specs_free(sp, n);
-
-    /* No services, and an empty array: nothing to free. */
-    CU_ASSERT_EQUAL(service_specs_load(NULL, "scen.json", cat, NULL, &sp, &n, &err), 0);
-    CU_ASSERT_PTR_NULL(sp);
-    CU_ASSERT_EQUAL(n, 0);
-    CU_ASSERT_EQUAL(load("[]", &sp, &n, &err), 0);
-    CU_ASSERT_PTR_NULL(sp);
-    service_specs_free(NULL, 0);
-}
-
-/* The load fails with code and a message containing want. */
-static void bad(const char *services, int code, const char *want)
-{
-    struct service_spec *sp = (struct service_spec *)&sp; /* must be reset */
-    int n = -1;
-    struct fs_err err = {0};
-    int rc = load(services, &sp, &n, &err);
-    CU_ASSERT_EQUAL(rc, code);
-    CU_ASSERT_PTR_NULL(sp);
-    CU_ASSERT_EQUAL(n, 0);
-    if (!strstr(err.msg, want))
-        printf("\n  wanted \"%s\" in: %s\n", want, err.msg);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
-}
-
-#define DIURNAL "\"demand\": {\"diurnal\": {\"mean_tokens_s\": 100}}"
-
-static void test_load_errors(void)
-{
-    char js[1024];
-    bad("{}", FS_EDATA, "scen.json: $.services: expected an array");
-    bad("[3]", FS_EDATA, "$.services[0]: expected an object");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demnd\": {}}]", FS_EDATA,
-        "scen.json: $.services[0]: unknown key \"demnd\"; did you mean \"demand\"?");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7}]", FS_EDATA, "$.services[0]: missing key \"demand\"");
-    bad("[{\"name\": \"a\", " DIURNAL "}]", FS_EDATA, "missing key \"model_params_b\"");
-    bad("[{\"name\": \"a\", \"model_params_b\": 0, " DIURNAL "}]", FS_EDATA,
-        "$.services[0].model_params_b: 0 is out of range");
-    bad("[{\"name\": \"a,b\", \"model_params_b\": 7, " DIURNAL "}]", FS_EDATA, "$.services[0].name:");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"priority\": \"high\", " DIURNAL "}]", FS_EDATA,
-        "$.services[0].priority: \"high\"");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [\"h100\"], " DIURNAL "}]",
-        FS_EDATA, "$.services[0].allowed_types[0]: unknown GPU type \"h100\"; did you mean");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [], " DIURNAL "}]", FS_EDATA,
-        "$.services[0].allowed_types: empty");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"allowed_types\": [\"t4\", \"t4\"], " DIURNAL "}]",
-        FS_EDATA, "allowed_types[1]: \"t4\" given twice");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL "}, {\"name\": \"a\", \"model_params_b\": 7, "
-        DIURNAL "}]", FS_EDATA, "$.services[1].name: \"a\" is also $.services[0]'s name");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"autoscaler\": {\"min_replicas\": 5,"
-        " \"max_replicas\": 2}}]", FS_EDATA, "$.services[0].autoscaler.max_replicas: 2 is less than");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"autoscaler\": {\"target_util\": 0}}]",
-        FS_EDATA, "$.services[0].autoscaler.target_util: 0 is out of range");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, " DIURNAL ", \"slo\": {\"latency\": 2}}]", FS_EDATA,
-        "$.services[0].slo: unknown key \"latency\"");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {}}]", FS_EDATA,
-        "$.services[0].demand: give exactly one of \"trace\" and \"diurnal\"");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1},"
-        " \"scale\": 2}}]", FS_EDATA, "$.services[0].demand.scale: only with \"trace\"");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
-        " \"peak_hour\": 24}}}]", FS_EDATA, "$.services[0].demand.diurnal.peak_hour: 24 must be less than 24");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
-        " \"amplitude\": 1.5}}}]", FS_EDATA, "$.services[0].demand.diurnal.amplitude: 1.5 is out of range");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 1,"
-        " \"period_s\": 600, \"step_s\": 900}}}]", FS_EDATA, "$.services[0].demand.diurnal.step_s");
-    bad("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"no-such-file.csv\"}}]",
-        FS_ENOINPUT, "/tmp/no-such-file.csv: cannot open");
-
-    const char *tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1\n60,1,1\n100,1,1\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, ":4: column time_s: 100; expected 120");
-    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,-1\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, ":2: column output_tokens: must be in");
-    tr = trace_file("time,prompt_tokens,output_tokens\n0,1,1\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, ":1: bad header");
-    tr = trace_file("time_s,prompt_tokens,output_tokens\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, ": no data rows");
-    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1,1\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, ":2: 4 fields; expected 3");
-    /* One row: the width must be given, and then it is used. */
-    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,10,600\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\"}}]", tr);
-    bad(js, FS_EDATA, "one row, so the bin width is unknown; give $.services[0].demand.bin_s");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\","
-             " \"bin_s\": 30}}]", tr);
-    struct service_spec *sp;
-    int n;
-    struct fs_err err = {0};
-    CU_ASSERT_EQUAL_FATAL(load(js, &sp, &n, &err), 0);
-    CU_ASSERT_DOUBLE_EQUAL(service_demand(sp, S(29)), 20, 1e-12);
-    CU_ASSERT_EQUAL(service_demand(sp, S(30)), 0);
-    service_specs_free(sp, n);
-    /* A given width must match the rows'. */
-    tr = trace_file("time_s,prompt_tokens,output_tokens\n0,1,1\n60,1,1\n");
-    snprintf(js, sizeof js, "[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"trace\": \"%s\","
-             " \"bin_s\": 30}}]", tr);
-    bad(js, FS_EDATA, ":3: column time_s: 60; expected 30");
-    /* The peak hour is taken modulo a period other than a day. */
-    CU_ASSERT_EQUAL_FATAL(load("[{\"name\": \"a\", \"model_params_b\": 7, \"demand\": {\"diurnal\":"
-                               " {\"mean_tokens_s\": 1, \"peak_hour\": 14.5, \"period_s\": 3600,"
-                               " \"step_s\": 60}}}]", &sp, &n, &err), 0);
-    CU_ASSERT_EQUAL(sp[0].demand.peak, S(1800));
-    service_specs_free(sp, n);
 }
 
 /* ---- demand -------------------------------------------------------------- */
@@ -578,10 +383,6 @@ int main(void)
         {"70B on 4 x H100 near MLENERGY's 2,510.5 tokens/s", test_calibration},
         {"allowed types", test_allows},
         CU_TEST_INFO_NULL};
-    CU_TestInfo loading[] = {
-        {"a full spec and the defaults", test_load_full},
-        {"errors name file, JSON path or trace line", test_load_errors},
-        CU_TEST_INFO_NULL};
     CU_TestInfo demand[] = {
         {"trace bins and change times", test_trace_demand},
         {"trace repeat", test_trace_repeat},
@@ -599,7 +400,6 @@ int main(void)
         CU_TEST_INFO_NULL};
     CU_SuiteInfo suites[] = {
         {"capacity", setup, teardown, NULL, NULL, capacity},
-        {"loading", setup, teardown, NULL, NULL, loading},
         {"demand", NULL, NULL, NULL, NULL, demand},
         {"autoscaler", NULL, NULL, NULL, NULL, scaler},
         {"slo", NULL, NULL, NULL, NULL, slo},

@@ -3,6 +3,7 @@
 #define FS_TOOLS_CLI_H
 
 #include "../base/base.h"
+#include "../reports/summary.h"
 
 #define FLEETSIM_VERSION "0.1.0"
 
@@ -23,5 +24,21 @@ int cli_fail(const struct fs_err *err);
  * else the build tree's models/data/gpus.json or the installed
  * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
 const char *cli_default_catalog(void);
+
+/* --seed N into so.  RET: 0, or 64 with the message printed. */
+int cli_parse_seed(const char *arg, struct scenario_options *so);
+
+/* A scenario run in memory, with its metrics (no timeseries) and stats. */
+struct cli_sim {
+    struct scenario *sc;
+    struct sim *s;
+    struct metrics *m;
+    struct run_stats st;
+};
+
+/* Load path with so and run it.  RET: 0 or scenario_load's error. */
+int cli_sim_run(const char *path, const struct scenario_options *so, struct cli_sim *r,
+                struct fs_err *err);
+void cli_sim_free(struct cli_sim *r); /* a zeroed one is fine */
 
 #endif

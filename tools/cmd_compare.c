@@ -1,6 +1,5 @@
 /* cmd_compare.c - `fleetsim compare`: the same workload under several
  * scenarios or policies, side by side (reports/compare.h). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,34 +49,28 @@ static void set_name(struct compare_entry *e, const char *name, int i, const str
         }
 }
 
-/* Load and run one scenario into e[i]. */
+/* Load and run one scenario into e[i]; keep its scenario in *keep (the
+ * first one's, for the assumptions). */
 static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
                    struct scenario **keep, struct fs_err *err)
 {
-    struct scenario *sc = NULL;
-    int rc = scenario_load(path, so, &sc, err);
+    struct cli_sim r;
+    int rc = cli_sim_run(path, so, &r, err);
     if (rc)
         return rc;
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
-    struct run_stats st;
-    run_stats_compute(s, m, &st);
-    enum cost_billing bb = i ? e[0].cost.billing : sc->cost.billing;
-    enum cost_commit bc = i ? e[0].cost.commit : sc->cost.commit;
-    compare_entry_fill(&e[i], s, m, &st, bb, bc);
-    set_name(&e[i], so->policy ? so->policy : sc->name, i, e);
-    metrics_free(m);
-    sim_free(s);
+    enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
+    enum cost_commit bc = i ? e[0].cost.commit : r.sc->cost.commit;
+    compare_entry_fill(&e[i], r.s, r.m, &r.st, bb, bc);
+    set_name(&e[i], so->policy ? so->policy : r.sc->name, i, e);
     if (i > 0 && e[i].fingerprint != e[0].fingerprint)
         rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
                      "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
                      e[0].njobs);
-    if (rc == 0 && keep && !*keep)
-        *keep = sc;
-    else
-        scenario_free(sc);
+    if (rc == 0 && keep && !*keep) {
+        *keep = r.sc;
+        r.sc = NULL;
+    }
+    cli_sim_free(&r);
     return rc;
 }
 
@@ -99,18 +92,10 @@ int cmd_compare(int argc, char **argv)
         switch (c) {
         case 'o': dir = optarg; break;
         case 'P': policies = optarg; break;
-        case 's': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (errno || *end || optarg[0] < '0' || optarg[0] > '9') {
-                fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", optarg);
+        case 's':
+            if (cli_parse_seed(optarg, &so))
                 return 64;
-            }
-            so.has_seed = true;
-            so.seed = v;
             break;
-        }
         case 'c': so.catalog = optarg; break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);

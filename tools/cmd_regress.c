@@ -117,28 +117,22 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
 static int measure(const char *path, const struct scenario_options *so, double v[NMETRICS],
                    struct fs_err *err)
 {
-    struct scenario *sc = NULL;
-    int rc = scenario_load(path, so, &sc, err);
+    struct cli_sim r;
+    int rc = cli_sim_run(path, so, &r, err);
     if (rc)
         return rc;
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
-    struct run_stats st;
-    run_stats_compute(s, m, &st);
+    const struct metrics *m = r.m;
     struct fleet_cost fc;
-    fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &fc);
+    fleet_cost_compute(r.s, m, r.sc->cost.billing, r.sc->cost.commit, &fc);
     double peak = 0;
     for (int32_t n = 0; n < m->en.nnodes; n++)
         peak = fmax(peak, 100 * m->en.psu[n].peak);
+    const struct run_stats st = r.st;
     double x[NMETRICS] = {st.utilization, (double)st.completed, st.wait_mean, st.wait_p95, st.jct_mean,
-                          m->en.wall_j * sc->pue / 3.6e6, peak, fc.ok ? fc.usd_per_gpu_h : 0,
+                          m->en.wall_j * r.sc->pue / 3.6e6, peak, fc.ok ? fc.usd_per_gpu_h : 0,
                           st.slo_attainment};
     memcpy(v, x, sizeof x);
-    metrics_free(m);
-    sim_free(s);
-    scenario_free(sc);
+    cli_sim_free(&r);
     return 0;
 }
 

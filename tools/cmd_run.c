@@ -1,5 +1,4 @@
 /* cmd_run.c - `fleetsim run SCENARIO`: simulate and write the results. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,18 +170,10 @@ int cmd_run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o': dir = optarg; break;
-        case 's': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (errno || *end || optarg[0] < '0' || optarg[0] > '9') {
-                fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", optarg);
+        case 's':
+            if (cli_parse_seed(optarg, &so))
                 return 64;
-            }
-            so.has_seed = true;
-            so.seed = v;
             break;
-        }
         case 'p': so.policy = optarg; break;
         case 'c': so.catalog = optarg; break;
         case 'P': progress = true; break;
