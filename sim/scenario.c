@@ -531,15 +531,16 @@ static int check_fits(struct ctx *c)
     return rc;
 }
 
-int scenario_load(const char *path, const struct scenario_options *opt,
-                  struct scenario **out, struct fs_err *err)
+int scenario_load_tree(const cJSON *root, const char *path, const struct scenario_options *opt,
+                       struct scenario **out, struct fs_err *err)
 {
     struct scenario *sc = xcalloc(1, sizeof *sc);
     struct ctx c = {.file = path, .sc = sc, .opt = opt, .err = err};
-    cJSON *root = NULL;
     sc->path = xstrdup(path);
     workload_init(&sc->wl);
-    int rc = json_load_file(path, &root, err);
+    int rc = 0;
+    if (!cJSON_IsObject(root))
+        rc = fs_fail(err, FS_EDATA, "%s: top level must be an object", path);
     if (rc || (rc = load_header(&c, root)) || (rc = load_models(&c, root)) ||
         (rc = json_number(root, "pue", false, 1, 5, &sc->pue, path, "$", err)) ||
         (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
@@ -552,13 +553,24 @@ int scenario_load(const char *path, const struct scenario_options *opt,
         (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)) ||
         (rc = scenario_load_faults(root, path, sc, err)))
         goto err;
-    cJSON_Delete(root);
     *out = sc;
     return 0;
 err:
-    cJSON_Delete(root);
     scenario_free(sc);
     *out = NULL;
+    return rc;
+}
+
+int scenario_load(const char *path, const struct scenario_options *opt,
+                  struct scenario **out, struct fs_err *err)
+{
+    cJSON *root = NULL;
+    int rc = json_load_file(path, &root, err);
+    if (rc == 0)
+        rc = scenario_load_tree(root, path, opt, out, err);
+    else
+        *out = NULL;
+    cJSON_Delete(root);
     return rc;
 }
 

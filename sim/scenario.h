@@ -11,6 +11,7 @@
 #ifndef FS_SIM_SCENARIO_H
 #define FS_SIM_SCENARIO_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 
 #include "../models/models.h"
@@ -86,6 +87,13 @@ struct scenario_options {
  * in opt), with err filled. */
 int scenario_load(const char *path, const struct scenario_options *opt,
                   struct scenario **out, struct fs_err *err);
+/* The same from a parsed tree (which the caller keeps and frees): path
+ * names the scenario in messages and anchors its relative paths, as if the
+ * tree had been read from it (fleetsim sweep and plan load edited copies
+ * of a scenario this way). */
+int scenario_load_tree(const cJSON *root, const char *path, const struct scenario_options *opt,
+                       struct scenario **out, struct fs_err *err);
+
 void scenario_free(struct scenario *sc);
 
 #endif
