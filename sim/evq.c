@@ -1,13 +1,16 @@
-/* evq.c - the event queue: an indexed binary min-heap over a slot array.
+/* evq.c - the event queue: an indexed 4-ary min-heap over a slot array.
  *
- * Every queued event lives in a slot; q->heap holds slot indices in heap
- * order, and each live slot remembers its heap position so that evq_cancel
- * can find it in O(1) and remove it in O(log n).  Slots are recycled through
- * a free list threaded through their pos field.
+ * The heap holds each queued event's key (time, seq) inline with its slot
+ * index (at most 2^24 events queued at once, 2^40 pushes in all), so sifting compares neighbouring array entries instead of chasing
+ * slot indices (the keys of a node's four children share a cache line or
+ * two); a 4-ary heap is half as deep as a binary one.  A slot keeps the
+ * rest of the event (kind, arg), its heap position (so that evq_cancel
+ * finds it in O(1) and removes it in O(log n)) and a generation.  Slots
+ * are recycled through a free list threaded through their pos field.
  *
  * Invariants:
- *  - the slots in use are exactly those in heap[0 .. n-1], and for each of
- *    them heap[slots[s].pos] == s;
+ *  - the slots in use are exactly those named in heap[0 .. n-1], and for
+ *    each of them heap[slots[s].pos].slot == s;
  *  - slots [0, hw) have been handed out at some time, where hw (the high-water
  *    mark) is n plus the length of the free list; so when the free list is
  *    empty, hw == n and the next fresh slot is index n.  That is why struct
@@ -25,65 +28,74 @@
 #include <stdlib.h>
 
 #define EVQ_NONE UINT32_MAX /* "no slot": end of the free list */
+#define EVQ_D 4             /* children per heap node */
+
+/* 16 bytes: four siblings fill a 64-byte cache line.  key = seq << 24 |
+ * slot: seq (40 bits, a trillion pushes) orders equal times, and the slot
+ * rides in the low bits, which never decide (seq is unique). */
+#define EVQ_SLOT_BITS 24
+#define EVQ_MAX_SLOTS ((size_t)1 << EVQ_SLOT_BITS)
+
+struct evq_node {
+    fs_time time;
+    uint64_t key;
+};
+
+static inline uint32_t node_slot(const struct evq_node *x)
+{
+    return (uint32_t)(x->key & (EVQ_MAX_SLOTS - 1));
+}
 
 struct evq_slot {
-    struct event ev;
+    int kind;
+    int32_t arg;
     uint32_t pos; /* heap position while queued; next free slot while free */
     uint32_t gen; /* bumped on free */
 };
 
 /* Strict total order: seq is unique within a queue. */
-static inline bool slot_less(const struct evq_slot *a, const struct evq_slot *b)
+static inline bool node_less(const struct evq_node *a, const struct evq_node *b)
 {
-    if (a->ev.time != b->ev.time)
-        return a->ev.time < b->ev.time;
-    return a->ev.seq < b->ev.seq;
+    return a->time != b->time ? a->time < b->time : a->key < b->key;
 }
 
-static inline void heap_put(struct evq *q, size_t pos, uint32_t s)
+static inline void heap_put(struct evq *q, size_t pos, const struct evq_node *x)
 {
-    q->heap[pos] = s;
-    q->slots[s].pos = (uint32_t)pos;
+    q->heap[pos] = *x;
+    q->slots[node_slot(x)].pos = (uint32_t)pos;
 }
 
-/* Move the hole at pos up until slot s fits there, then place s. */
-static void sift_up(struct evq *q, size_t pos, uint32_t s)
+/* Move the hole at pos up until x fits there, then place x. */
+static void sift_up(struct evq *q, size_t pos, struct evq_node x)
 {
-    const struct evq_slot *sv = &q->slots[s];
     while (pos > 0) {
-        size_t parent = (pos - 1) / 2;
-        uint32_t p = q->heap[parent];
-        if (!slot_less(sv, &q->slots[p]))
+        size_t parent = (pos - 1) / EVQ_D;
+        if (!node_less(&x, &q->heap[parent]))
             break;
-        heap_put(q, pos, p);
+        heap_put(q, pos, &q->heap[parent]);
         pos = parent;
     }
-    heap_put(q, pos, s);
+    heap_put(q, pos, &x);
 }
 
-/* Move the hole at pos down until slot s fits there, then place s. */
-static void sift_down(struct evq *q, size_t pos, uint32_t s)
+/* Move the hole at pos down until x fits there, then place x. */
+static void sift_down(struct evq *q, size_t pos, struct evq_node x)
 {
-    const struct evq_slot *sv = &q->slots[s];
     size_t n = q->n;
     for (;;) {
-        size_t child = 2 * pos + 1;
-        if (child >= n)
+        size_t first = EVQ_D * pos + 1;
+        if (first >= n)
             break;
-        uint32_t c = q->heap[child];
-        if (child + 1 < n) {
-            uint32_t r = q->heap[child + 1];
-            if (slot_less(&q->slots[r], &q->slots[c])) {
-                child++;
-                c = r;
-            }
-        }
-        if (!slot_less(&q->slots[c], sv))
+        size_t best = first, end = first + EVQ_D < n ? first + EVQ_D : n;
+        for (size_t c = first + 1; c < end; c++)
+            if (node_less(&q->heap[c], &q->heap[best]))
+                best = c;
+        if (!node_less(&q->heap[best], &x))
             break;
-        heap_put(q, pos, c);
-        pos = child;
+        heap_put(q, pos, &q->heap[best]);
+        pos = best;
     }
-    heap_put(q, pos, s);
+    heap_put(q, pos, &x);
 }
 
 static void slot_release(struct evq *q, uint32_t s)
@@ -94,14 +106,14 @@ static void slot_release(struct evq *q, uint32_t s)
     q->free_head = s;
 }
 
-/* Take the slot at heap position pos out of the heap and free it. */
+/* Take the event at heap position pos out of the heap and free its slot. */
 static void heap_remove_at(struct evq *q, size_t pos)
 {
-    uint32_t s = q->heap[pos];
+    uint32_t s = node_slot(&q->heap[pos]);
     size_t last = --q->n;
     if (pos != last) {
-        uint32_t m = q->heap[last];
-        if (pos > 0 && slot_less(&q->slots[m], &q->slots[q->heap[(pos - 1) / 2]]))
+        struct evq_node m = q->heap[last];
+        if (pos > 0 && node_less(&m, &q->heap[(pos - 1) / EVQ_D]))
             sift_up(q, pos, m);
         else
             sift_down(q, pos, m);
@@ -114,8 +126,8 @@ static void heap_remove_at(struct evq *q, size_t pos)
  * memory and never passes evq_cancel's liveness check. */
 static void grow(struct evq *q)
 {
-    /* Slot indices must stay below EVQ_NONE. */
-    const size_t max = EVQ_NONE;
+    /* Slot indices must fit a node's key. */
+    const size_t max = EVQ_MAX_SLOTS;
     if (q->cap >= max) {
         fprintf(stderr, "fleetsim: event queue full (%zu events)\n", q->cap);
         abort();
@@ -156,8 +168,10 @@ evq_handle evq_push(struct evq *q, fs_time time, int kind, int32_t arg)
         s = (uint32_t)q->n; /* free list empty: high-water mark == n */
     }
     struct evq_slot *sl = &q->slots[s];
-    sl->ev = (struct event){.time = time, .seq = q->next_seq++, .kind = kind, .arg = arg};
-    sift_up(q, q->n++, s);
+    sl->kind = kind;
+    sl->arg = arg;
+    uint64_t seq = q->next_seq++;
+    sift_up(q, q->n++, (struct evq_node){.time = time, .key = seq << EVQ_SLOT_BITS | s});
     return (uint64_t)sl->gen << 32 | ((uint64_t)s + 1);
 }
 
@@ -165,14 +179,17 @@ bool evq_pop(struct evq *q, struct event *out)
 {
     if (q->n == 0)
         return false;
-    *out = q->slots[q->heap[0]].ev;
+    const struct evq_node *top = &q->heap[0];
+    const struct evq_slot *sl = &q->slots[node_slot(top)];
+    *out = (struct event){.time = top->time, .seq = top->key >> EVQ_SLOT_BITS, .kind = sl->kind,
+                          .arg = sl->arg};
     heap_remove_at(q, 0);
     return true;
 }
 
 fs_time evq_peek_time(const struct evq *q)
 {
-    return q->n ? q->slots[q->heap[0]].ev.time : FS_TIME_MAX;
+    return q->n ? q->heap[0].time : FS_TIME_MAX;
 }
 
 bool evq_cancel(struct evq *q, evq_handle h)
@@ -184,7 +201,7 @@ bool evq_cancel(struct evq *q, evq_handle h)
     const struct evq_slot *sl = &q->slots[s];
     /* The generation check rejects stale handles; the position check also
      * rejects forged ones that name a free or never-used slot. */
-    if (sl->gen != (uint32_t)(h >> 32) || sl->pos >= q->n || q->heap[sl->pos] != s)
+    if (sl->gen != (uint32_t)(h >> 32) || sl->pos >= q->n || node_slot(&q->heap[sl->pos]) != s)
         return false;
     heap_remove_at(q, sl->pos);
     return true;

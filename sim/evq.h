@@ -1,4 +1,4 @@
-/* evq.h - the event queue: an indexed binary min-heap of events ordered by
+/* evq.h - the event queue: an indexed 4-ary min-heap of events ordered by
  * (time, seq), where seq is a per-queue counter taken at insertion.  Events
  * at equal times therefore pop in insertion order: a total order, so a run is
  * deterministic.
@@ -27,10 +27,11 @@ struct event {
 };
 
 struct evq_slot;
+struct evq_node;
 
 struct evq {
-    struct evq_slot *slots; /* event storage, addressed by handle */
-    uint32_t *heap;         /* slot indices in heap order */
+    struct evq_slot *slots; /* event payloads, addressed by handle */
+    struct evq_node *heap;  /* (time, seq, slot) in heap order */
     size_t n, cap;          /* heap size; capacity of slots and heap */
     uint32_t free_head;     /* first free slot, UINT32_MAX when none */
     uint64_t next_seq;
