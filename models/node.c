@@ -251,6 +251,18 @@ static int read_catalog(const struct ctx *cx, const cJSON *root, const struct gp
     return 0;
 }
 
+/* The Steffen spline through c's points. */
+static gsl_interp *spline_of(const struct psu_curve *c)
+{
+    gsl_interp *ip = gsl_interp_alloc(gsl_interp_steffen, (size_t)c->n);
+    if (!ip) {
+        fprintf(stderr, "fleetsim: out of memory\n");
+        abort();
+    }
+    gsl_interp_init(ip, c->load, c->eff, (size_t)c->n);
+    return ip;
+}
+
 int node_catalog_load(const char *path, const struct gpu_catalog *cat,
                       struct node_catalog **out, struct fs_err *err)
 {
@@ -266,6 +278,8 @@ int node_catalog_load(const char *path, const struct gpu_catalog *cat,
     nc = xcalloc(1, sizeof *nc);
     if ((rc = read_catalog(&cx, root, cat, nc)))
         goto done;
+    for (int i = 0; i < nc->ncurves; i++)
+        nc->curves[i].spline = spline_of(&nc->curves[i]);
     *out = nc;
     nc = NULL;
 done:
@@ -276,6 +290,9 @@ done:
 
 void node_catalog_free(struct node_catalog *nc)
 {
+    for (int i = 0; nc && i < nc->ncurves; i++)
+        if (nc->curves[i].spline)
+            gsl_interp_free(nc->curves[i].spline);
     free(nc);
 }
 
@@ -301,14 +318,9 @@ double psu_efficiency(const struct psu_curve *c, double load)
         return c->eff[0];
     if (load >= c->load[c->n - 1])
         return c->eff[c->n - 1];
-    /* A curve has at most 16 points: building the spline per call costs
-     * about as much as one allocation, and keeps the curve a plain value. */
-    gsl_interp *ip = gsl_interp_alloc(gsl_interp_steffen, (size_t)c->n);
-    if (!ip) {
-        fprintf(stderr, "fleetsim: out of memory\n");
-        abort();
-    }
-    gsl_interp_init(ip, c->load, c->eff, (size_t)c->n);
+    if (c->spline) /* the loader's, built once: this runs at every job start and end */
+        return gsl_interp_eval(c->spline, c->load, c->eff, load, NULL);
+    gsl_interp *ip = spline_of(c);
     double e = gsl_interp_eval(ip, c->load, c->eff, load, NULL);
     gsl_interp_free(ip);
     return e;

@@ -30,6 +30,8 @@
 #ifndef FS_MODELS_NODE_H
 #define FS_MODELS_NODE_H
 
+#include <gsl/gsl_interp.h>
+
 #include <stdbool.h>
 
 #include "gpu.h"
@@ -43,6 +45,8 @@ struct psu_curve {
     int n;
     double load[PSU_CURVE_MAX_POINTS]; /* fraction of rating, increasing */
     double eff[PSU_CURVE_MAX_POINTS];  /* efficiency 0..1 */
+    gsl_interp *spline;       /* built once by the loader (owned by the
+                                 catalog); NULL: built per call */
 };
 
 struct node_template {
