@@ -46,9 +46,20 @@ double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double ex
     return node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, s->psus_ok[n]).psu_load;
 }
 
+void sim_power_changed(struct sim *s, int32_t n)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    const struct gpu_type *t = &s->sc->cat->types[nd->type];
+    double cap = s->node_power[n]->cap_w, w = cap > 0 && cap < t->tdp_w ? cap : t->tdp_w;
+    const struct fleet_power *fp = s->node_power[n];
+    s->full_ok[n] = node_power_eval(s->sc->nodes, fp->node, nd->gpus * w, 1, s->psus_ok[n]).psu_load <= 1;
+}
+
 static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
 {
     const struct sim *s = ctx;
+    if (s->full_ok[node]) /* every GPU at full draw fits: any placement does */
+        return true;
     const struct node *nd = &s->cl->nodes[node];
     double speed, w = job_gpu_w(s, j, type, node, &speed);
     double gpus = (j->gpus > nd->gpus ? nd->gpus : j->gpus) * (double)j->milli / GPU_MILLI;
@@ -94,8 +105,11 @@ struct sim *sim_new(const struct scenario *sc)
     s->busy = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy);
     s->busy_w = xcalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1), sizeof *s->busy_w);
     s->psus_ok = xmalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1) * sizeof *s->psus_ok);
-    for (int32_t n = 0; n < s->cl->nnodes; n++)
+    s->full_ok = xmalloc((size_t)(s->cl->nnodes > 0 ? s->cl->nnodes : 1) * sizeof *s->full_ok);
+    for (int32_t n = 0; n < s->cl->nnodes; n++) {
         s->psus_ok[n] = s->node_power[n]->psus_ok;
+        sim_power_changed(s, n);
+    }
     s->sched.power_ok = power_ok;
     s->sched.power_ctx = s;
     return s;
@@ -113,6 +127,7 @@ void sim_free(struct sim *s)
     free(s->busy);
     free(s->busy_w);
     free(s->psus_ok);
+    free(s->full_ok);
     svc_free(s);
     faults_free(s);
     free(s);

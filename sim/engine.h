@@ -84,6 +84,7 @@ struct sim {
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
     int32_t node_changed;         /* the node of the last SIM_NODE */
+    bool *full_ok;                /* per node: all GPUs at full draw fit its PSUs */
     int *psus_ok;                 /* per node: healthy PSUs now (its group's, less
                                      PSU faults under repair) */
     struct sim_observer obs[SIM_MAX_OBSERVERS];
@@ -100,6 +101,9 @@ void sim_free(struct sim *s);
 /* Node n's PSU load now, on its healthy PSUs, with extra_gpus more GPUs
  * busy drawing extra_w each (0, 0: as it is). */
 double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w);
+
+/* Node n's healthy PSUs changed: recompute what power_ok may skip. */
+void sim_power_changed(struct sim *s, int32_t n);
 
 /* Tell every observer of a state change of j at s->now. */
 void sim_publish(struct sim *s, enum sim_note note, const struct job *j);

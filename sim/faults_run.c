@@ -98,6 +98,7 @@ static void on_fail(struct sim *s, int32_t n)
     if (c->psu && s->psus_ok[n] > 1) {
         /* One supply out: the node runs on the others until the repair. */
         s->psus_ok[n]--;
+        sim_power_changed(s, n);
         f->psu_failures++;
         s->node_changed = n;
         sim_publish(s, SIM_NODE, NULL);
@@ -149,6 +150,7 @@ static void on_repair(struct sim *s, int32_t n)
 static void on_psu_repair(struct sim *s, int32_t n)
 {
     s->psus_ok[n]++;
+    sim_power_changed(s, n);
     s->faults->repairs++;
     s->node_changed = n;
     sim_publish(s, SIM_NODE, NULL);
