@@ -409,7 +409,8 @@ static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *),
             break;
         }
     }
-    memmove(&s->queue[kept], &s->queue[i], (s->nqueue - i) * sizeof *s->queue);
+    if (i < s->nqueue) /* an empty queue may have no array yet */
+        memmove(&s->queue[kept], &s->queue[i], (s->nqueue - i) * sizeof *s->queue);
     s->nqueue = kept + (s->nqueue - i);
     return nstarted;
 }
