@@ -94,8 +94,8 @@ compare: $(FLEETSIM)
 # The flux ablation (README "Choosing a policy"): every policy that matters
 # and flux with each feature off, on the default scenario, the inference
 # scenario (its Azure-trace form when ../shared/traces holds it), a fleet
-# with failed PSUs and the preemption case.
-ABLATION := fifo,best-fit,hetero,hetero-watt,flux,flux-no-route,flux-no-pack,flux-no-power,flux-no-consolidate,flux-no-preempt
+# with failed PSUs, the preemption case and the failover case.
+ABLATION := fifo,best-fit,hetero,hetero-watt,flux,flux-no-route,flux-no-pack,flux-no-power,flux-no-consolidate,flux-no-preempt,flux-no-failover
 ablation: $(FLEETSIM)
 	$(FLEETSIM) compare -q scenarios/default.json --policies $(ABLATION) -o out/ablation-default
 	@if [ -r ../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv ]; then \
@@ -103,7 +103,8 @@ ablation: $(FLEETSIM)
 	else $(FLEETSIM) compare -q scenarios/inference.json --policies $(ABLATION) -o out/ablation-inference; fi
 	$(FLEETSIM) compare -q scenarios/psu-degraded.json --policies $(ABLATION) -o out/ablation-psu
 	$(FLEETSIM) compare -q scenarios/preempt-demo.json --policies $(ABLATION) -o out/ablation-preempt
-	@for d in default inference psu preempt; do echo "== out/ablation-$$d/report.md"; \
+	$(FLEETSIM) compare -q scenarios/failover.json --policies $(ABLATION) -o out/ablation-failover
+	@for d in default inference psu preempt failover; do echo "== out/ablation-$$d/report.md"; \
 	  sed -n '/^| Run | GPUs/,/^$$/p' out/ablation-$$d/report.md; done
 
 # The scheduler-quality gate: the suite against its baseline (exit 1 when a
