@@ -26,9 +26,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define EVQ_NONE UINT32_MAX /* "no slot": end of the free list */
 #define EVQ_D 4             /* children per heap node */
+#define EVQ_PAD 3           /* heap[k] is array position k + 3 (heap_realloc) */
 
 /* 16 bytes: four siblings fill a 64-byte cache line.  key = seq << 24 |
  * slot: seq (40 bits, a trillion pushes) orders equal times, and the slot
@@ -121,6 +123,24 @@ static void heap_remove_at(struct evq *q, size_t pos)
     slot_release(q, s);
 }
 
+/* The heap array, cache-line aligned and shifted by EVQ_PAD nodes so that
+ * the four children of node k (4k+1 .. 4k+4) sit at array positions
+ * 4k+4 .. 4k+7: one 64-byte line.  Keeps the first n nodes of old. */
+static struct evq_node *heap_realloc(struct evq_node *old, size_t n, size_t cap)
+{
+    size_t bytes = (cap + EVQ_PAD) * sizeof *old;
+    struct evq_node *base = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!base) {
+        fprintf(stderr, "fleetsim: out of memory (event queue of %zu)\n", cap);
+        abort();
+    }
+    if (old) {
+        memcpy(base + EVQ_PAD, old, n * sizeof *old);
+        free(old - EVQ_PAD);
+    }
+    return base + EVQ_PAD;
+}
+
 /* Double the capacity of slots and heap.  Fresh slots get pos = EVQ_NONE and
  * gen = 0 so that a forged handle naming one never reads indeterminate
  * memory and never passes evq_cancel's liveness check. */
@@ -136,7 +156,7 @@ static void grow(struct evq *q)
     if (cap > max)
         cap = max;
     q->slots = xrealloc(q->slots, cap * sizeof *q->slots);
-    q->heap = xrealloc(q->heap, cap * sizeof *q->heap);
+    q->heap = heap_realloc(q->heap, q->n, cap);
     for (size_t i = q->cap; i < cap; i++)
         q->slots[i] = (struct evq_slot){.pos = EVQ_NONE, .gen = 0};
     q->cap = cap;
@@ -152,7 +172,8 @@ void evq_free(struct evq *q)
     if (!q)
         return;
     free(q->slots);
-    free(q->heap);
+    if (q->heap)
+        free(q->heap - EVQ_PAD);
     evq_init(q);
 }
 
