@@ -275,3 +275,4 @@ else
 fi
 echo
 echo "Rows also in $csv."
+bench/scaling.sh "$out" || true # scaling.png: wall and RSS against jobs
