@@ -1,5 +1,6 @@
 # fleetsim - GNU make.  Knobs: PREFIX, DESTDIR, CC, CFLAGS, SANITIZE
-# (e.g. SANITIZE=address,undefined), WERROR=1 (warnings are errors; CI sets it).
+# (e.g. SANITIZE=address,undefined), WERROR=1 (warnings are errors; CI sets it),
+# MPI=1 (fleetsim sweep over MPI ranks: built with mpicc into build-mpi/).
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
@@ -15,6 +16,14 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 
+# MPI=1: the same sources built with Open MPI's mpicc and -DFS_MPI into a
+# folder of their own (tools/sweep_mpi.c is the only code that uses MPI).
+ifeq ($(MPI),1)
+BUILD    ?= build-mpi
+CC       := mpicc
+MPIFLAGS := -DFS_MPI
+endif
+
 ifneq ($(SANITIZE),)
 BUILD    ?= build-san
 SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -25,7 +34,7 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
-              $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS)
+              $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
@@ -40,7 +49,7 @@ UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -77,6 +86,8 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/signal/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -117,6 +128,15 @@ regress: $(FLEETSIM)
 browser-test: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/browser/run.sh
 
+# fleetsim sweep under mpirun (tests/sweep/mpi.sh): the MPI build
+# (MPI=1, build-mpi/) on 2 and 4 ranks writes the bytes -j 1 writes.
+# Needs Open MPI: tools/install-deps.sh --with-mpi.
+sweep-mpi-check:
+	@command -v mpicc >/dev/null && command -v mpirun >/dev/null || \
+	  { echo "sweep-mpi-check: needs mpicc and mpirun (tools/install-deps.sh --with-mpi)"; exit 1; }
+	@$(MAKE) --no-print-directory MPI=1 BUILD=build-mpi build-mpi/fleetsim
+	FLEETSIM=build-mpi/fleetsim tests/sweep/mpi.sh
+
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
@@ -131,7 +151,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-san out
+	rm -rf build build-san build-mpi out
 
 # Throughput figures (bench/README.md): the event queue alone, synthetic
 # replays up to 1M jobs on 100k GPUs, the openb fill grid and the Philly

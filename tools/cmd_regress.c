@@ -24,25 +24,25 @@
 #include <unistd.h>
 
 #include "../base/json.h"
-#include "../reports/costing.h"
 #include "../reports/output.h"
 #include "cli.h"
 
-/* Direction +1: higher is better; -1: lower is better. */
+/* Direction +1: higher is better; -1: lower is better.  Each is one of
+ * cli_sim_metrics' figures, under its name. */
 static const struct metric {
-    const char *name;
+    enum cli_metric id;
     int better;
     double rel, abs;  /* tolerance: max(rel x |baseline|, abs) */
 } metrics[] = {
-    {"utilization", +1, 0.005, 1e-4},
-    {"jobs_completed", +1, 0, 0.5},
-    {"wait_mean_s", -1, 0.02, 60},
-    {"wait_p95_s", -1, 0.02, 60},
-    {"jct_mean_s", -1, 0.02, 60},
-    {"energy_kwh", -1, 0.01, 0.1},
-    {"psu_peak_pct", -1, 0.01, 0.1},
-    {"cost_per_gpu_hour_usd", -1, 0.01, 1e-4},
-    {"slo_attainment", +1, 0.001, 1e-4},
+    {CLI_UTILIZATION, +1, 0.005, 1e-4},
+    {CLI_JOBS_COMPLETED, +1, 0, 0.5},
+    {CLI_WAIT_MEAN, -1, 0.02, 60},
+    {CLI_WAIT_P95, -1, 0.02, 60},
+    {CLI_JCT_MEAN, -1, 0.02, 60},
+    {CLI_ENERGY_KWH, -1, 0.01, 0.1},
+    {CLI_PSU_PEAK, -1, 0.01, 0.1},
+    {CLI_COST_PER_GPU_H, -1, 0.01, 1e-4},
+    {CLI_SLO, +1, 0.001, 1e-4},
 };
 enum { NMETRICS = sizeof metrics / sizeof *metrics };
 
@@ -121,17 +121,10 @@ static int measure(const char *path, const struct scenario_options *so, double v
     int rc = cli_sim_run(path, so, &r, err);
     if (rc)
         return rc;
-    const struct metrics *m = r.m;
-    struct fleet_cost fc;
-    fleet_cost_compute(r.s, m, r.sc->cost.billing, r.sc->cost.commit, &fc);
-    double peak = 0;
-    for (int32_t n = 0; n < m->en.nnodes; n++)
-        peak = fmax(peak, 100 * m->en.psu[n].peak);
-    const struct run_stats st = r.st;
-    double x[NMETRICS] = {st.utilization, (double)st.completed, st.wait_mean, st.wait_p95, st.jct_mean,
-                          m->en.wall_j * r.sc->pue / 3.6e6, peak, fc.ok ? fc.usd_per_gpu_h : 0,
-                          st.slo_attainment};
-    memcpy(v, x, sizeof x);
+    double all[CLI_NMETRICS];
+    cli_sim_metrics(&r, all);
+    for (int k = 0; k < NMETRICS; k++)
+        v[k] = all[metrics[k].id];
     cli_sim_free(&r);
     return 0;
 }
@@ -145,7 +138,7 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
     for (size_t i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
         for (int k = 0; k < NMETRICS; k++)
-            cJSON_AddNumberToObject(o, metrics[k].name, v[i][k]);
+            cJSON_AddNumberToObject(o, cli_metric_names[metrics[k].id], v[i][k]);
         cJSON_AddItemToObject(all, paths[i], o);
     }
     char *text = cJSON_Print(root);
@@ -192,9 +185,9 @@ static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS]
         }
         for (int k = 0; k < NMETRICS; k++) {
             const struct metric *mt = &metrics[k];
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, mt->name);
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, cli_metric_names[mt->id]);
             if (!cJSON_IsNumber(b)) {
-                printf("%-40s %-22s %14s %14.6g %9s  %s\n", paths[i], mt->name, "-", v[i][k], "-", "new metric");
+                printf("%-40s %-22s %14s %14.6g %9s  %s\n", paths[i], cli_metric_names[mt->id], "-", v[i][k], "-", "new metric");
                 continue;
             }
             double base = b->valuedouble, now = v[i][k], d = now - base;
@@ -208,7 +201,7 @@ static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS]
                 same++;
             }
             if (!quiet || strcmp(verdict, "unchanged") != 0)
-                printf("%-40s %-22s %14.6g %14.6g %+8.2f%%  %s\n", paths[i], mt->name, base, now,
+                printf("%-40s %-22s %14.6g %14.6g %+8.2f%%  %s\n", paths[i], cli_metric_names[mt->id], base, now,
                        base != 0 ? 100 * d / fabs(base) : 0.0, verdict);
         }
     }

@@ -15,11 +15,13 @@ struct command {
 static const struct command commands[] = {
     {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
     {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report"},
+    {"sweep", cmd_sweep, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)"},
     {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)"},
     {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
     {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
     {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
     {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
+    {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload"},
     {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
     {NULL, NULL, NULL},
 };

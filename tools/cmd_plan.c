@@ -1,0 +1,371 @@
+/* cmd_plan.c - `fleetsim plan SCENARIO`: the cheapest fleet of the given
+ * GPU types, node counts and billing models whose runs of the scenario's
+ * workload meet every SLO on every seed (README "Capacity planning").
+ * This file reads the options and the scenario; plan_search.c searches and
+ * plan_write.c writes (plan_int.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/json.h"
+#include "../base/signals.h"
+#include "plan_int.h"
+
+static int usage(int code)
+{
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim plan SCENARIO [--types T1,T2,...] [--max-nodes N]\n"
+               "                     [--billing owned,leased,cloud] [--slo KEY<=V,...] [--power-kw KW]\n"
+               "                     [--growth G] [--seeds 1,2,3] [--brute-force] [-o DIR] [-q]\n\n"
+               "Find the cheapest fleet - 0..N nodes of each GPU type, under each billing model -\n"
+               "whose runs of SCENARIO's workload meet every SLO on every seed.  Candidates are\n"
+               "tried best-first by capacity cost; a fleet that misses an SLO rules out, unrun,\n"
+               "every fleet it dominates.  Writes plan.json, plan.md, fleet.json (the scenario\n"
+               "with the chosen fleet, runnable by `fleetsim run`), frontier.csv and frontier.gp\n"
+               "(and frontier.png with gnuplot) to DIR (default: out/plan-NAME).\n\n"
+               "  -t, --types LIST      GPU types to plan (default: the scenario's fleet's)\n"
+               "  -n, --max-nodes N     most nodes of each type, 1..%d (default 8)\n"
+               "  -b, --billing LIST    owned, leased, cloud (default: the scenario's)\n"
+               "  -S, --slo LIST        METRIC<=V or METRIC>=V, comma-separated (default\n"
+               "                        wait_p95_s<=3600), each met on every seed; METRIC is one of\n"
+               "                       ",
+            PLAN_MAX_NODES);
+    for (int k = 0; k < PM_COUNT; k++)
+        if (plan_metrics[k].slo)
+            fprintf(f, " %s", plan_metrics[k].name);
+    fprintf(f, "\n"
+               "  -P, --power-kw KW     facility power budget: nodes at full load x PUE <= KW\n"
+               "  -g, --growth G        demand x G: a generator's arrivals_per_hour x G, a\n"
+               "                        trace's submit times / G (default 1)\n"
+               "  -s, --seeds LIST      seeds, each candidate runs with all (default: the scenario's)\n"
+               "      --brute-force     simulate every candidate (no pruning, no early stop)\n"
+               "      --catalog FILE    GPU catalog when the scenario names none\n"
+               "  -o, --output DIR      output folder (created if missing)\n"
+               "  -q, --quiet           print nothing but errors\n"
+               "  -h, --help            this help\n\n"
+               "Exit: 0 a fleet was found, 1 no candidate meets the SLOs (plan.json is written\n"
+               "with \"chosen\": null), 64 usage, 65 bad data, 66 missing input, 73 cannot write.\n");
+    return code;
+}
+
+/* "fleetsim: OPT: MESSAGE" on stderr.  RET: 64. */
+__attribute__((format(printf, 2, 3))) static int bad(const char *opt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fleetsim: %s: ", opt);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 64;
+}
+
+/* A number in [lo, hi] (integer when whole).  RET: 0 or 64. */
+static int parse_num(const char *opt, const char *arg, double lo, double hi, bool whole, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || *end || !isfinite(v) || (whole && v != floor(v)))
+        return bad(opt, whole ? "\"%s\" is not an integer" : "\"%s\" is not a number", arg);
+    if (v < lo || v > hi) {
+        fprintf(stderr, "fleetsim: %s: %s is out of range [%g, %g]\n", opt, arg, lo, hi);
+        return 64;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_slos(struct plan *p, char *list)
+{
+    char *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+        char *op = strstr(s, "<=");
+        if (!op)
+            op = strstr(s, ">=");
+        if (!op || op == s)
+            return bad("--slo", "\"%s\": expected METRIC<=VALUE or METRIC>=VALUE", s);
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(op - s), s);
+        int k = 0;
+        while (k < PM_COUNT && !(plan_metrics[k].slo && strcmp(plan_metrics[k].name, name) == 0))
+            k++;
+        if (k == PM_COUNT) {
+            const char *names[PM_COUNT];
+            size_t n = 0;
+            for (int i = 0; i < PM_COUNT; i++)
+                if (plan_metrics[i].slo)
+                    names[n++] = plan_metrics[i].name;
+            const char *hint = fs_suggest(name, names, n);
+            fprintf(stderr, "fleetsim: --slo: unknown metric \"%s\"%s%s%s (", name, hint ? "; did you mean \"" : "",
+                    hint ? hint : "", hint ? "\"?" : "");
+            for (size_t i = 0; i < n; i++)
+                fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+            fputs(")\n", stderr);
+            return 64;
+        }
+        if (p->nslos == PLAN_MAX_SLOS)
+            return bad("--slo", "at most %d SLOs", PLAN_MAX_SLOS);
+        double v;
+        if (parse_num("--slo", op + 2, -1e18, 1e18, false, &v))
+            return 64;
+        p->slos[p->nslos++] = (struct plan_slo){k, op[0] == '<' ? -1 : +1, v};
+    }
+    if (p->nslos == 0)
+        return bad("--slo", "no SLO given");
+    return 0;
+}
+
+static int parse_billing(struct plan *p, char *list)
+{
+    char *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+        int b = 0;
+        while (b < COST_BILLINGS && strcmp(cost_billing_names[b], s) != 0)
+            b++;
+        if (b == COST_BILLINGS)
+            return bad("--billing", "unknown billing model \"%s\" (owned, leased, cloud)", s);
+        for (int i = 0; i < p->nbill; i++)
+            if (p->bill[i] == (enum cost_billing)b)
+                return bad("--billing", "\"%s\" given twice", s);
+        p->bill[p->nbill++] = (enum cost_billing)b;
+    }
+    return p->nbill ? 0 : bad("--billing", "no billing model given");
+}
+
+static int parse_seeds(struct plan *p, char *list)
+{
+    char *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || *end || s[0] < '0' || s[0] > '9')
+            return bad("--seeds", "\"%s\" is not a non-negative integer", s);
+        if (p->nseeds == PLAN_MAX_SEEDS)
+            return bad("--seeds", "at most %d seeds", PLAN_MAX_SEEDS);
+        for (int k = 0; k < p->nseeds; k++)
+            if (p->seeds[k] == v)
+                return bad("--seeds", "%llu given twice", v);
+        p->seeds[p->nseeds++] = v;
+    }
+    return p->nseeds ? 0 : bad("--seeds", "no seed given");
+}
+
+/* One planned type: its group in the scenario, template, size, power and
+ * prices.  RET: 0 or 64. */
+static int add_type(struct plan *p, const char *name)
+{
+    const struct scenario *sc = p->base;
+    int g = gpu_catalog_find(sc->cat, name);
+    if (g < 0) {
+        const char *hint = fs_suggest(name, sc->cat->names, (size_t)sc->cat->n);
+        fprintf(stderr, "fleetsim: --types: unknown GPU type \"%s\"%s%s%s\n", name, hint ? "; did you mean \"" : "",
+                hint ? hint : "", hint ? "\"?" : "");
+        return 64;
+    }
+    for (int t = 0; t < p->ntypes; t++)
+        if (p->types[t].gpu == g)
+            return bad("--types", "\"%s\" given twice", name);
+    if (p->ntypes == PLAN_MAX_TYPES)
+        return bad("--types", "at most %d types", PLAN_MAX_TYPES);
+    struct plan_type *pt = &p->types[p->ntypes];
+    *pt = (struct plan_type){.gpu = g};
+    const cJSON *fleet = cJSON_GetObjectItemCaseSensitive(p->tree, "fleet");
+    double cap_w = 0;
+    int psus_ok = 0;
+    for (int i = 0; i < sc->nfleet; i++) {
+        if (sc->fleet[i].type != g)
+            continue;
+        pt->group = cJSON_GetArrayItem(fleet, i);
+        pt->gpn = sc->fleet[i].gpus_per_node;
+        pt->nt = sc->fleet_power[i].node;
+        cap_w = sc->fleet_power[i].cap_w;
+        psus_ok = sc->fleet_power[i].psus_ok;
+        break;
+    }
+    if (!pt->group) {
+        pt->nt = node_template_for_gpu(sc->nodes, g);
+        if (!pt->nt)
+            return bad("--types", "no node template for GPU type \"%s\" in nodes.json", name);
+        pt->gpn = pt->nt->gpus < 8 ? pt->nt->gpus : 8;
+        psus_ok = pt->nt->psu_count;
+    }
+    const struct gpu_type *gt = &sc->cat->types[g];
+    double gpu_w = cap_w > 0 && cap_w < gt->tdp_w ? cap_w : gt->tdp_w;
+    struct node_power np = node_power_eval(sc->nodes, pt->nt, pt->gpn * gpu_w, 1, psus_ok);
+    pt->node_kw = np.wall_w * sc->pue / 1000;
+    for (int b = 0; b < COST_BILLINGS; b++)
+        pt->gpu_month[b] = sc->prices ? cost_gpu_month(sc->prices, sc->nodes, pt->nt, g, (enum cost_billing)b,
+                                                       b == COST_CLOUD ? p->commit : COST_ON_DEMAND)
+                                      : -1;
+    p->ntypes++;
+    return 0;
+}
+
+/* Load the scenario (with --growth on a generator) and settle the
+ * defaults that come from it.  RET: 0, 64, or an FS_E* code. */
+static int load_base(struct plan *p, char *types, struct fs_err *err)
+{
+    int rc = json_load_file(p->path, &p->tree, err);
+    if (rc)
+        return rc;
+    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(p->tree, "workload");
+    cJSON *gen = cJSON_GetObjectItemCaseSensitive(wl, "generator");
+    cJSON *rate = cJSON_GetObjectItemCaseSensitive(gen, "arrivals_per_hour");
+    p->trace = cJSON_IsObject(wl) && cJSON_HasObjectItem(wl, "trace");
+    if (p->growth != 1 && cJSON_IsNumber(rate))
+        cJSON_SetNumberValue(rate, rate->valuedouble * p->growth);
+    if ((rc = scenario_load_tree(p->tree, p->path, &p->so, &p->base, err)))
+        return rc;
+    const struct scenario *sc = p->base;
+    p->commit = sc->cost.billing == COST_CLOUD ? sc->cost.commit : COST_ON_DEMAND;
+    if (p->nbill == 0)
+        p->bill[p->nbill++] = sc->cost.billing;
+    if (p->nseeds == 0)
+        p->seeds[p->nseeds++] = sc->seed;
+    if (types) {
+        char *save = NULL;
+        for (char *s = strtok_r(types, ",", &save); s; s = strtok_r(NULL, ",", &save))
+            if (add_type(p, s))
+                return 64;
+        if (p->ntypes == 0)
+            return bad("--types", "no GPU type given");
+    } else {
+        for (int i = 0; i < sc->nfleet; i++) {
+            bool seen = false;
+            for (int t = 0; t < p->ntypes; t++)
+                seen |= p->types[t].gpu == sc->fleet[i].type;
+            if (!seen && add_type(p, sc->cat->types[sc->fleet[i].type].name))
+                return 64;
+        }
+    }
+    return 0;
+}
+
+/* The options into p.  RET: -1 to go on, or the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, struct plan *p, char **types, const char **dir)
+{
+    static const struct option opts[] = {
+        {"types", required_argument, NULL, 't'},  {"max-nodes", required_argument, NULL, 'n'},
+        {"billing", required_argument, NULL, 'b'}, {"slo", required_argument, NULL, 'S'},
+        {"power-kw", required_argument, NULL, 'P'}, {"growth", required_argument, NULL, 'g'},
+        {"seeds", required_argument, NULL, 's'},  {"brute-force", no_argument, NULL, 'B'},
+        {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    char *slos = NULL, *billing = NULL, *seeds = NULL;
+    double v;
+    int c, rc = 0;
+    opterr = 0;
+    while (rc == 0 && (c = getopt_long(argc, argv, ":t:n:b:S:P:g:s:o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': *types = optarg; break;
+        case 'n':
+            rc = parse_num("--max-nodes", optarg, 1, PLAN_MAX_NODES, true, &v);
+            p->max_nodes = (int)v;
+            break;
+        case 'b': billing = optarg; break;
+        case 'S': slos = optarg; break;
+        case 'P': rc = parse_num("--power-kw", optarg, 1e-3, 1e9, false, &p->power_kw); break;
+        case 'g': rc = parse_num("--growth", optarg, 1e-3, 1e3, false, &p->growth); break;
+        case 's': seeds = optarg; break;
+        case 'B': p->brute = true; break;
+        case 'c': p->catalog_opt = optarg; break;
+        case 'o': *dir = optarg; break;
+        case 'q': p->quiet = true; break;
+        case 'h': return usage(0);
+        case ':':
+            fprintf(stderr, "fleetsim: plan: option %s needs a value\n", argv[optind - 1]);
+            return usage(64);
+        default:
+            fprintf(stderr, "fleetsim: plan: unknown option %s\n", argv[optind - 1]);
+            return usage(64);
+        }
+    }
+    if (rc)
+        return rc;
+    if (optind != argc - 1) {
+        fprintf(stderr, "fleetsim: plan: expected one SCENARIO file, got %d\n", argc - optind);
+        return usage(64);
+    }
+    p->path = argv[optind];
+    p->so.catalog = p->catalog_opt ? p->catalog_opt : cli_default_catalog();
+    char dflt[] = "wait_p95_s<=3600";
+    if ((rc = parse_slos(p, slos ? slos : dflt)) || (billing && (rc = parse_billing(p, billing))) ||
+        (seeds && (rc = parse_seeds(p, seeds))))
+        return rc;
+    return -1;
+}
+
+/* "no fleet of up to ... meets ...": exit 1. */
+static int none_meets(const struct plan *p, const char *dir)
+{
+    char slo[512] = "", one[128], names[512] = "";
+    for (int s = 0; s < p->nslos; s++) {
+        plan_slo_label(&p->slos[s], one, sizeof one);
+        snprintf(slo + strlen(slo), sizeof slo - strlen(slo), "%s%s", s ? ", " : "", one);
+    }
+    for (int t = 0; t < p->ntypes; t++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "",
+                 p->base->cat->types[p->types[t].gpu].name);
+    fprintf(stderr, "fleetsim: %s: no fleet of up to %d nodes of each of %s meets %s on every seed%s; "
+                    "wrote %s/plan.json with \"chosen\": null\n",
+            p->path, p->max_nodes, names, slo, p->power_kw > 0 ? " within the power budget" : "", dir);
+    return 1;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    static struct plan p; /* large; one per process */
+    memset(&p, 0, sizeof p);
+    p.max_nodes = 8;
+    p.growth = 1;
+    char *types = NULL;
+    const char *dir = NULL;
+    int rc = parse_args(argc, argv, &p, &types, &dir);
+    if (rc >= 0)
+        return rc;
+    struct fs_err err = {0};
+    fs_signals_install();
+    rc = load_base(&p, types, &err);
+    if (rc == 0)
+        rc = plan_setup(&p, &err);
+    if (rc == 0 && !p.quiet) {
+        char slo[128];
+        plan_slo_label(&p.slos[0], slo, sizeof slo);
+        fprintf(stderr, "%s: %d types x 0..%d nodes x %d billing = %zu candidates, %d seeds, %s%s; %s search\n",
+                p.base->name, p.ntypes, p.max_nodes, p.nbill, p.ncands, p.nseeds, slo,
+                p.nslos > 1 ? " and more" : "", p.brute ? "brute-force" : "pruned best-first");
+    }
+    if (rc == 0)
+        rc = plan_search(&p, &err);
+    if (rc == PLAN_INTERRUPTED || fs_interrupted()) {
+        fprintf(stderr, "fleetsim: interrupted by %s; nothing written\n", fs_signal_name(fs_interrupted()));
+        plan_free(&p);
+        return 128 + fs_interrupted();
+    }
+    char fallback[512];
+    bool drawn = false;
+    if (rc == 0 && !dir) {
+        snprintf(fallback, sizeof fallback, "out/plan-%s", p.base->name);
+        for (char *q = fallback + 4; *q; q++)
+            if (*q == '/')
+                *q = '_';
+        dir = fallback;
+    }
+    if (rc == 0)
+        rc = plan_write(&p, dir, &drawn, &err);
+    if (rc == 0 && !p.quiet)
+        plan_print(&p, dir, drawn);
+    if (rc == 0 && p.chosen < 0)
+        rc = none_meets(&p, dir);
+    plan_free(&p);
+    return rc < 0 ? cli_fail(&err) : rc;
+}

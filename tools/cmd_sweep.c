@@ -1,0 +1,364 @@
+/* cmd_sweep.c - `fleetsim sweep GRID.json [-j N] [-o DIR]`: run a scenario
+ * at every point of a parameter grid and tabulate each point's metrics.
+ *
+ * The grid (JSON):
+ *   {"scenario": "PATH",            relative to the grid file
+ *    "parameters": {"KEY.PATH": [v1, v2, ...], ...},
+ *    "seeds": [1, 2]}               optional: the scenario's seed otherwise
+ * A key path addresses the scenario's JSON: object keys joined by dots and
+ * array indexes in brackets ("fleet[0].nodes", "scheduler.policy").  A key
+ * that is not there is created (with the objects on its way); an index out
+ * of range is an error.  The points are the cross product of the values in
+ * the order the parameters are listed (the last varies fastest), times the
+ * seeds (fastest of all).
+ *
+ * Each point is a copy of the scenario tree with the values applied, loaded
+ * with scenario_load_tree and run in memory (sweep_grid.c).  With -j N, N
+ * forked workers ask the parent for points over pipes (sweep_run.c); under
+ * mpirun, ranks ask rank 0 (sweep_mpi.c).  This file writes results.csv,
+ * results.json and the charts from the records in point order, so they
+ * are byte-identical for any N and any number of ranks.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../reports/output.h"
+#include "../reports/report.h"
+#include "sweep.h"
+
+static bool mute; /* MPI ranks other than 0 print nothing */
+
+static int usage(int code)
+{
+    if (mute)
+        return code;
+    FILE *f = code ? stderr : stdout;
+    fprintf(f, "usage: fleetsim sweep GRID.json [-j N] [-o DIR] [--catalog FILE] [--quiet]\n\n"
+               "Run GRID's scenario at every point of its parameter grid and write results.csv,\n"
+               "results.json and charts of the p95 wait, the monthly cost and the utilization\n"
+               "per point to DIR (default: out/sweep-GRIDNAME).  GRID (JSON):\n"
+               "  {\"scenario\": \"PATH (relative to GRID)\",\n"
+               "   \"parameters\": {\"fleet[0].nodes\": [2, 4], \"scheduler.policy\": [\"fifo\", \"flux\"]},\n"
+               "   \"seeds\": [1, 2]}   (optional)\n"
+               "The points: the cross product of the values (the last parameter varies fastest),\n"
+               "times the seeds.  The outputs are the same bytes for any -j and any number of\n"
+               "MPI ranks (an MPI build, `make MPI=1`, under mpirun: rank 0 hands out points).\n\n"
+               "  -j, --jobs N        run N points at a time in worker processes (default 1)\n"
+               "  -o, --output DIR    output folder (created if missing)\n"
+               "      --catalog FILE  GPU catalog for a scenario that names none\n"
+               "  -q, --quiet         print nothing but errors\n"
+               "  -h, --help          this help\n\n"
+               "Exit: 0 done, 64 usage, 65 bad grid or a point's scenario is invalid, 66 missing\n"
+               "input, 70 a worker died, 73 cannot write the output.\n");
+    return code;
+}
+
+/* --- the outputs -------------------------------------------------------------- */
+
+/* Charts of the metrics a planner looks at first, against the point. */
+static const struct chart {
+    const char *name, *title, *ylabel;
+    enum cli_metric metric;
+    double scale;
+} charts[] = {
+    {"wait_p95", "p95 wait per point", "p95 wait (h)", CLI_WAIT_P95, 1.0 / 3600},
+    {"cost_month", "Cost per 730-h month per point", "USD per month", CLI_COST_MONTH, 1},
+    {"utilization", "Utilization per point", "utilization", CLI_UTILIZATION, 1},
+};
+enum { NCHARTS = FS_ARRAY_LEN(charts), CHART_LABELS_MAX = 40 };
+
+/* s as one CSV cell: quoted when it holds a comma, a quote or a line end. */
+static void csv_cell(FILE *f, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A parameter value as text: a string as is, anything else as JSON. */
+static char *value_text(const cJSON *v)
+{
+    return cJSON_IsString(v) ? xstrdup(v->valuestring) : cJSON_PrintUnformatted(v);
+}
+
+static void csv_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.17g", v);
+    else
+        fputc(',', f);
+}
+
+static void write_csv(FILE *f, const struct sweep *sw)
+{
+    fputs("point", f);
+    for (int k = 0; k < sw->nparams; k++) {
+        fputc(',', f);
+        csv_cell(f, sw->params[k].path);
+    }
+    fputs(",seed", f);
+    for (int m = 0; m < CLI_NMETRICS; m++)
+        fprintf(f, ",%s", cli_metric_names[m]);
+    fputc('\n', f);
+    int vi[SWEEP_MAX_PARAMS], si;
+    for (size_t i = 0; i < sw->npoints; i++) {
+        sweep_indexes(sw, i, vi, &si);
+        fprintf(f, "%zu", i);
+        for (int k = 0; k < sw->nparams; k++) {
+            char *t = value_text(cJSON_GetArrayItem(sw->params[k].values, vi[k]));
+            fputc(',', f);
+            csv_cell(f, t);
+            free(t);
+        }
+        fprintf(f, ",%llu", (unsigned long long)sw->rows[i].seed);
+        for (int m = 0; m < CLI_NMETRICS; m++)
+            csv_number(f, sw->rows[i].v[m]);
+        fputc('\n', f);
+    }
+}
+
+static char *json_text(const struct sweep *sw)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int vi[SWEEP_MAX_PARAMS], si;
+    for (size_t i = 0; i < sw->npoints; i++) {
+        sweep_indexes(sw, i, vi, &si);
+        cJSON *o = cJSON_CreateObject(), *ps = cJSON_CreateObject(), *ms = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddNumberToObject(o, "point", (double)i);
+        cJSON_AddItemToObject(o, "parameters", ps);
+        for (int k = 0; k < sw->nparams; k++)
+            cJSON_AddItemToObject(ps, sw->params[k].path,
+                                  cJSON_Duplicate(cJSON_GetArrayItem(sw->params[k].values, vi[k]), true));
+        cJSON_AddNumberToObject(o, "seed", (double)sw->rows[i].seed);
+        cJSON_AddItemToObject(o, "metrics", ms);
+        for (int m = 0; m < CLI_NMETRICS; m++) {
+            double v = sw->rows[i].v[m];
+            cJSON_AddItemToObject(ms, cli_metric_names[m], isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+        }
+    }
+    char *text = cJSON_Print(arr);
+    cJSON_Delete(arr);
+    return text;
+}
+
+/* NAME.csv (point, its values, the metric) and NAME.gp. */
+static void write_chart(FILE *csv, FILE *gp, const struct sweep *sw, const struct chart *c)
+{
+    bool labels = sw->npoints <= CHART_LABELS_MAX;
+    fprintf(csv, "point,parameters,%s\n", c->ylabel);
+    int vi[SWEEP_MAX_PARAMS], si;
+    for (size_t i = 0; i < sw->npoints; i++) {
+        sweep_indexes(sw, i, vi, &si);
+        char label[256] = "";
+        size_t len = 0;
+        for (int k = 0; k < sw->nparams && len < sizeof label; k++) {
+            char *t = value_text(cJSON_GetArrayItem(sw->params[k].values, vi[k]));
+            int w = snprintf(label + len, sizeof label - len, "%s%s", k ? " " : "", t);
+            len += w > 0 ? (size_t)w : 0;
+            free(t);
+        }
+        if (sw->nseeds && len < sizeof label)
+            snprintf(label + len, sizeof label - len, "%sseed %llu", len ? " " : "",
+                     (unsigned long long)sw->rows[i].seed);
+        for (char *p = label; *p; p++) /* gnuplot reads it unquoted */
+            if (*p == ',' || *p == '"' || *p == '\'' || (unsigned char)*p < ' ')
+                *p = '_';
+        fprintf(csv, "%zu,%s,%.17g\n", i, label[0] ? label : "-", c->scale * sw->rows[i].v[c->metric]);
+    }
+    /* The x label names the parameters whose values label the points. */
+    char xlabel[256] = "point (results.csv lists its parameters)";
+    if (labels && sw->nparams + (sw->nseeds > 0) > 0) {
+        size_t len = (size_t)snprintf(xlabel, sizeof xlabel, "point:");
+        for (int k = 0; k < sw->nparams && len < sizeof xlabel; k++) {
+            int w = snprintf(xlabel + len, sizeof xlabel - len, " %s", sw->params[k].path);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        if (sw->nseeds && len < sizeof xlabel)
+            snprintf(xlabel + len, sizeof xlabel - len, " seed");
+        for (char *p = xlabel; *p; p++)
+            if (*p == '\'' || *p == '\\' || (unsigned char)*p < ' ')
+                *p = '_';
+    }
+    charts_gp_head(gp, c->name, c->title);
+    fprintf(gp, "set xlabel '%s'\nset ylabel '%s'\nset yrange [0:*]\nset offsets 0.5, 0.5, 0, 0\n%s"
+                "plot datafile using 1:3%s with linespoints lw 2 pt 7 title columnhead(3)\n",
+            xlabel, c->ylabel, labels ? "set xtics rotate by -35 font ',8'\n" : "", labels ? ":xtic(2)" : "");
+}
+
+static int sweep_write(const struct sweep *sw, const char *dir, struct fs_err *err)
+{
+    enum { F_CSV, F_JSON, F_DATA, F_GP = F_DATA + NCHARTS, F_PNG = F_GP + NCHARTS, F_COUNT = F_PNG + NCHARTS };
+    struct outfile out[F_COUNT] = {0};
+    char name[64], *json = NULL;
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < F_COUNT; k++) {
+        if (k < F_DATA)
+            snprintf(name, sizeof name, "%s", k == F_CSV ? "results.csv" : "results.json");
+        else
+            snprintf(name, sizeof name, "%s.%s", charts[(k - F_DATA) % NCHARTS].name,
+                     (const char *[]){"csv", "gp", "png"}[(k - F_DATA) / NCHARTS]);
+        rc = out_open(&out[k], dir, name, err);
+    }
+    if (rc)
+        goto done;
+    write_csv(out[F_CSV].f, sw);
+    json = json_text(sw);
+    fputs(json, out[F_JSON].f);
+    fputc('\n', out[F_JSON].f);
+    for (int c = 0; c < NCHARTS; c++)
+        write_chart(out[F_DATA + c].f, out[F_GP + c].f, sw, &charts[c]);
+    for (int k = 0; k < F_PNG; k++)
+        if ((rc = out_close(&out[k], err)))
+            goto done;
+    const char *gnuplot = charts_gnuplot();
+    for (int c = 0; c < NCHARTS; c++)
+        if (!gnuplot || charts_render(gnuplot, dir, charts[c].name, out[F_GP + c].tmp, out[F_DATA + c].tmp,
+                                      out[F_PNG + c].tmp) != 0)
+            out_discard(&out[F_PNG + c]);
+    for (int k = 0; k < F_COUNT; k++) {
+        if (out[k].final && (rc = out_commit(&out[k], err))) {
+            while (k-- > 0)
+                if (out[k].final)
+                    unlink(out[k].final);
+            goto done;
+        }
+    }
+done:
+    for (int k = 0; k < F_COUNT; k++)
+        out_discard(&out[k]);
+    free(json);
+    return rc;
+}
+
+/* --- the command ------------------------------------------------------------- */
+
+static int parse_jobs(const char *arg, int *jobs)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || *end || end == arg || v < 1 || v > SWEEP_MAX_JOBS) {
+        if (!mute)
+            fprintf(stderr, "fleetsim: sweep: -j: \"%s\" is not a number of workers from 1 to %d\n", arg,
+                    SWEEP_MAX_JOBS);
+        return 64;
+    }
+    *jobs = (int)v;
+    return 0;
+}
+
+struct args {
+    const char *grid, *dir, *catalog;
+    int jobs;
+    bool quiet;
+};
+
+/* The command line into *a.  RET: -1 to go on, or the exit status (0
+ * after --help, 64 after a usage error). */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+    static const struct option opts[] = {
+        {"jobs", required_argument, NULL, 'j'},   {"output", required_argument, NULL, 'o'},
+        {"catalog", required_argument, NULL, 'c'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    int c;
+    *a = (struct args){.jobs = 1};
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":j:o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            if (parse_jobs(optarg, &a->jobs))
+                return 64;
+            break;
+        case 'o': a->dir = optarg; break;
+        case 'c': a->catalog = optarg; break;
+        case 'q': a->quiet = true; break;
+        case 'h': return usage(0);
+        case ':':
+            if (!mute)
+                fprintf(stderr, "fleetsim: sweep: option %s needs a value\n", argv[optind - 1]);
+            return usage(64);
+        default:
+            if (!mute)
+                fprintf(stderr, "fleetsim: sweep: unknown option %s\n", argv[optind - 1]);
+            return usage(64);
+        }
+    }
+    if (optind != argc - 1) {
+        if (!mute)
+            fprintf(stderr, "fleetsim: sweep: expected one GRID file, got %d arguments\n", argc - optind);
+        return usage(64);
+    }
+    a->grid = argv[optind];
+    return -1;
+}
+
+static int sweep_main(int argc, char **argv, int rank, int nranks)
+{
+    struct args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    struct sweep sw = {.so = {.catalog = a.catalog ? a.catalog : cli_default_catalog()}};
+    char fallback[512];
+    if (!a.dir) { /* out/sweep-GRIDNAME */
+        const char *b = strrchr(a.grid, '/');
+        b = b ? b + 1 : a.grid;
+        int len = (int)strlen(b);
+        if (len > 5 && strcmp(b + len - 5, ".json") == 0)
+            len -= 5;
+        snprintf(fallback, sizeof fallback, "out/sweep-%.*s", len, b);
+        a.dir = fallback;
+    }
+    struct fs_err err = {0};
+    rc = sweep_load(&sw, a.grid, &err);
+    if (rc == 0 && rank == 0)
+        rc = out_mkdir(a.dir, &err);
+    if (!sweep_mpi_agree(rc == 0) && rc == 0)
+        rc = fs_fail(&err, FS_EINTERNAL, "%s: another MPI rank could not load the grid", a.grid);
+    if (rc == 0) {
+        if (nranks > 1)
+            rc = sweep_mpi_run(&sw, rank, a.quiet, &err);
+        else if (a.jobs > 1 && sw.npoints > 1)
+            rc = sweep_run_local(&sw, (size_t)a.jobs < sw.npoints ? a.jobs : (int)sw.npoints, a.quiet, &err);
+        else
+            rc = sweep_run_here(&sw, a.quiet, &err);
+    }
+    sweep_mpi_end(); /* before gnuplot is forked */
+    if (rc == 0 && rank == 0) {
+        rc = sweep_write(&sw, a.dir, &err);
+        if (rc == 0 && !a.quiet)
+            fprintf(stderr, "  wrote %s/{results.csv,results.json} and %d charts (%zu points)\n", a.dir,
+                    (int)NCHARTS, sw.npoints);
+    }
+    sweep_free(&sw);
+    if (rc == 0 || mute)
+        return fs_exit_code(rc);
+    return cli_fail(&err);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    int rank, nranks;
+    sweep_mpi_begin(&argc, &argv, &rank, &nranks);
+    mute = rank > 0;
+    int rc = sweep_main(argc, argv, rank, nranks);
+    sweep_mpi_end();
+    return rc;
+}

@@ -1,0 +1,204 @@
+/* plan_fleet.c - one candidate fleet of `fleetsim plan`: its scenario tree,
+ * one seed's run and what is measured of it, and the figures over its
+ * seeds (plan_int.h).
+ */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reports/metrics.h"
+#include "../reports/summary.h"
+#include "plan_int.h"
+
+const struct plan_metric_def plan_metrics[PM_COUNT] = {
+    [PM_WAIT_P95] = {"wait_p95_s", -1, true},
+    [PM_WAIT_MEAN] = {"wait_mean_s", -1, true},
+    [PM_SLO] = {"slo_attainment", +1, true},
+    [PM_UTIL] = {"utilization", -1, true},
+    [PM_PSU] = {"psu_peak_pct", 0, true},
+    [PM_NOT_STARTED] = {"jobs_not_started", -1, false},
+};
+
+const char *const plan_fate_names[CF_COUNT] = {
+    "simulated", "pruned", "infeasible", "empty", "over_power", "unpriced", "beyond_cost_bound",
+};
+
+static cJSON *group_json(const struct plan *p, int t, int nodes)
+{
+    const struct plan_type *pt = &p->types[t];
+    cJSON *g;
+    if (pt->group) {
+        g = cJSON_Duplicate(pt->group, true);
+        cJSON_ReplaceItemInObjectCaseSensitive(g, "nodes", cJSON_CreateNumber(nodes));
+    } else {
+        g = cJSON_CreateObject();
+        cJSON_AddStringToObject(g, "gpu", p->base->cat->types[pt->gpu].name);
+        cJSON_AddNumberToObject(g, "nodes", nodes);
+        cJSON_AddNumberToObject(g, "gpus_per_node", pt->gpn);
+    }
+    return g;
+}
+
+cJSON *plan_tree(const struct plan *p, const uint16_t *n, int b)
+{
+    cJSON *root = cJSON_Duplicate(p->tree, true);
+    cJSON *fleet = cJSON_CreateArray();
+    for (int t = 0; t < p->ntypes; t++)
+        if (n[t])
+            cJSON_AddItemToArray(fleet, group_json(p, t, n[t]));
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "fleet", fleet);
+    if (b >= 0) {
+        cJSON *cost = cJSON_GetObjectItemCaseSensitive(root, "cost");
+        if (!cJSON_IsObject(cost)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(root, "cost");
+            cost = cJSON_AddObjectToObject(root, "cost");
+        }
+        enum cost_billing bill = p->bill[b];
+        cJSON_DeleteItemFromObjectCaseSensitive(cost, "billing");
+        cJSON_AddStringToObject(cost, "billing", cost_billing_names[bill]);
+        cJSON_DeleteItemFromObjectCaseSensitive(cost, "commit");
+        if (bill == COST_CLOUD && p->commit != COST_ON_DEMAND)
+            cJSON_AddStringToObject(cost, "commit", cost_commit_names[p->commit]);
+    }
+    return root;
+}
+
+/* A trace under --growth G: every submit time / G (the order is kept). */
+static void scale_trace(struct scenario *sc, double growth)
+{
+    for (size_t i = 0; i < sc->nbatch; i++)
+        sc->wl.jobs[i].submit = (fs_time)llround((double)sc->wl.jobs[i].submit / growth);
+}
+
+static void measure(const struct sim *s, const struct metrics *m, double v[PM_COUNT])
+{
+    struct run_stats st;
+    run_stats_compute(s, m, &st);
+    double *w = xmalloc((s->sc->nbatch + 1) * sizeof *w);
+    size_t n = 0, unstarted = 0;
+    for (size_t i = 0; i < s->sc->nbatch; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->state == JOB_FUTURE)
+            continue;
+        if (j->start < 0)
+            unstarted++;
+        w[n++] = fs_to_seconds((j->start >= 0 ? j->start : s->end) - j->submit);
+    }
+    double peak = 0;
+    for (int32_t k = 0; k < m->en.nnodes; k++)
+        peak = fmax(peak, 100 * m->en.psu[k].peak);
+    gsl_sort(w, 1, n);
+    v[PM_WAIT_P95] = n ? gsl_stats_quantile_from_sorted_data(w, 1, n, 0.95) : 0;
+    v[PM_WAIT_MEAN] = n ? gsl_stats_mean(w, 1, n) : 0;
+    v[PM_SLO] = st.slo_attainment;
+    v[PM_UTIL] = st.utilization;
+    v[PM_PSU] = peak;
+    v[PM_NOT_STARTED] = (double)unstarted;
+    free(w);
+}
+
+int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *err)
+{
+    struct scenario_options so = p->so;
+    so.has_seed = true;
+    so.seed = p->seeds[k];
+    cJSON *tree = plan_tree(p, f->n, -1);
+    struct scenario *sc = NULL;
+    int rc = scenario_load_tree(tree, p->path, &so, &sc, err);
+    cJSON_Delete(tree);
+    if (rc)
+        return rc;
+    if (p->trace && p->growth != 1)
+        scale_trace(sc, p->growth);
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    sim_observe(s, metrics_observer(m));
+    sim_run(s);
+    p->simulations++;
+    if (s->interrupted) {
+        rc = PLAN_INTERRUPTED;
+    } else {
+        measure(s, m, f->r->m[k]);
+        for (int b = 0; b < p->nbill; b++) {
+            struct fleet_cost fc;
+            enum cost_billing bill = p->bill[b];
+            fleet_cost_compute(s, m, bill, bill == COST_CLOUD ? p->commit : COST_ON_DEMAND, &fc);
+            f->r->month[k][b] = fc.ok ? fc.month_usd : -1;
+        }
+    }
+    metrics_free(m);
+    sim_free(s);
+    scenario_free(sc);
+    return rc;
+}
+
+double plan_cost(const struct plan *p, const struct plan_cand *c, double *min, double *max)
+{
+    const struct plan_result *r = p->fleets[c->fleet].r;
+    double sum = 0, lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (int k = 0; k < p->nseeds; k++) {
+        double v = r->month[k][c->billing];
+        if (v < 0)
+            return -1;
+        sum += v;
+        lo = fmin(lo, v);
+        hi = fmax(hi, v);
+    }
+    if (min)
+        *min = lo;
+    if (max)
+        *max = hi;
+    return sum / p->nseeds;
+}
+
+double plan_metric_min(const struct plan *p, const struct plan_fleet *f, int k)
+{
+    double v = HUGE_VAL;
+    for (int s = 0; s < p->nseeds; s++)
+        v = fmin(v, f->r->m[s][k]);
+    return v;
+}
+
+double plan_metric_max(const struct plan *p, const struct plan_fleet *f, int k)
+{
+    double v = -HUGE_VAL;
+    for (int s = 0; s < p->nseeds; s++)
+        v = fmax(v, f->r->m[s][k]);
+    return v;
+}
+
+double plan_margin(const struct plan *p, const struct plan_fleet *f, const struct plan_slo *s)
+{
+    return s->op < 0 ? s->limit - plan_metric_max(p, f, s->metric) : plan_metric_min(p, f, s->metric) - s->limit;
+}
+
+void plan_fleet_label(const struct plan *p, const struct plan_fleet *f, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < p->ntypes && len < size; t++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s:%d", t ? " " : "",
+                                p->base->cat->types[p->types[t].gpu].name, f->n[t]);
+}
+
+void plan_slo_label(const struct plan_slo *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%g", plan_metrics[s->metric].name, s->op < 0 ? "<=" : ">=", s->limit);
+}
+
+void plan_free(struct plan *p)
+{
+    for (size_t i = 0; p->fleets && i < p->nfleets; i++) {
+        free(p->fleets[i].r);
+        free(p->fleets[i].why);
+    }
+    free(p->fleets);
+    free(p->cands);
+    free(p->cand_at);
+    free(p->front);
+    cJSON_Delete(p->tree);
+    scenario_free(p->base);
+}

@@ -1,0 +1,272 @@
+/* sweep_grid.c - a sweep's grid (sweep.h): the grid file, its key paths,
+ * and each point's scenario, run in memory.
+ *
+ * A key path is object keys joined by dots, each followed by any number of
+ * array indexes in brackets: "fleet[0].nodes", "scheduler.policy".
+ * Applying a value creates a missing key (and the objects on its way, so
+ * "faults.scale" can be swept in a scenario without faults); an index past
+ * the end of its array is an error, as is a key into something that is not
+ * an object.  Point i's values: i written in the mixed radix of the seeds
+ * (fastest) and the parameters' value counts, the last parameter fastest.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/json.h"
+#include "sweep.h"
+
+void sweep_free(struct sweep *sw)
+{
+    for (int k = 0; k < sw->nparams; k++) {
+        for (int s = 0; s < sw->params[k].nsteps; s++)
+            free(sw->params[k].steps[s].key);
+        free(sw->params[k].steps);
+    }
+    free(sw->params);
+    free(sw->seeds);
+    free(sw->rows);
+    free(sw->scenario);
+    cJSON_Delete(sw->root);
+    cJSON_Delete(sw->base);
+}
+
+/* Split p->path into steps.  RET: NULL, or what is wrong with it. */
+static const char *parse_path(struct sweep_param *p)
+{
+    const char *s = p->path;
+    size_t cap = 0;
+    for (;;) {
+        size_t n = strcspn(s, ".[]");
+        if (n == 0)
+            return "expected a key";
+        xgrow(&p->steps, &cap, (size_t)p->nsteps + 1, sizeof *p->steps);
+        p->steps[p->nsteps].key = xmalloc(n + 1);
+        memcpy(p->steps[p->nsteps].key, s, n);
+        p->steps[p->nsteps++].key[n] = '\0';
+        s += n;
+        while (*s == '[') {
+            char *end;
+            if (s[1] < '0' || s[1] > '9')
+                return "expected an index in [ ]";
+            errno = 0;
+            long i = strtol(s + 1, &end, 10);
+            if (errno || *end != ']' || i > INT32_MAX)
+                return "expected an index in [ ]";
+            xgrow(&p->steps, &cap, (size_t)p->nsteps + 1, sizeof *p->steps);
+            p->steps[p->nsteps++] = (struct sweep_step){NULL, i};
+            s = end + 1;
+        }
+        if (*s == '\0')
+            return NULL;
+        if (*s != '.')
+            return "expected '.', '[' or the end after a key or an index";
+        s++;
+    }
+}
+
+/* The first n steps of p as text ("fleet[2]"). */
+static void path_prefix(const struct sweep_param *p, int n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < n && len < size; k++) {
+        int w = p->steps[k].key ? snprintf(buf + len, size - len, "%s%s", k ? "." : "", p->steps[k].key)
+                                : snprintf(buf + len, size - len, "[%ld]", p->steps[k].index);
+        len += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* Set p's path in root to a copy of value, creating missing keys (and the
+ * objects on their way).  RET: 0, or FS_EDATA with err filled. */
+static int apply(cJSON *root, const struct sweep_param *p, const cJSON *value, const char *grid, size_t point,
+                 struct fs_err *err)
+{
+    cJSON *cur = root;
+    char where[256];
+    for (int k = 0; k < p->nsteps; k++) {
+        const struct sweep_step *st = &p->steps[k];
+        bool last = k == p->nsteps - 1;
+        path_prefix(p, k, where, sizeof where);
+        if (st->key) {
+            if (!cJSON_IsObject(cur))
+                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": %s is not an object (point %zu)", grid,
+                               p->path, where, point);
+            cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, st->key);
+            if (last) {
+                cJSON *copy = cJSON_Duplicate(value, true);
+                if (child)
+                    cJSON_ReplaceItemInObjectCaseSensitive(cur, st->key, copy);
+                else
+                    cJSON_AddItemToObject(cur, st->key, copy);
+            } else if (!child) {
+                child = cJSON_CreateObject();
+                cJSON_AddItemToObject(cur, st->key, child);
+            }
+            cur = child;
+        } else {
+            if (!cJSON_IsArray(cur))
+                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": %s is not an array (point %zu)", grid,
+                               p->path, where, point);
+            int n = cJSON_GetArraySize(cur);
+            if (st->index >= n)
+                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": index %ld is out of range: %s has %d "
+                               "items (point %zu)", grid, p->path, st->index, where, n, point);
+            if (last)
+                cJSON_ReplaceItemInArray(cur, (int)st->index, cJSON_Duplicate(value, true));
+            else
+                cur = cJSON_GetArrayItem(cur, (int)st->index);
+        }
+    }
+    return 0;
+}
+
+void sweep_indexes(const struct sweep *sw, size_t i, int vi[SWEEP_MAX_PARAMS], int *si)
+{
+    size_t nseeds = sw->nseeds ? (size_t)sw->nseeds : 1;
+    *si = (int)(i % nseeds);
+    i /= nseeds;
+    for (int k = sw->nparams - 1; k >= 0; k--) {
+        vi[k] = (int)(i % (size_t)sw->params[k].nvalues);
+        i /= (size_t)sw->params[k].nvalues;
+    }
+}
+
+/* Point i's scenario tree.  RET: 0 or FS_EDATA; the caller frees *out. */
+static int point_tree(const struct sweep *sw, size_t i, cJSON **out, struct fs_err *err)
+{
+    int vi[SWEEP_MAX_PARAMS], si;
+    sweep_indexes(sw, i, vi, &si);
+    *out = cJSON_Duplicate(sw->base, true);
+    for (int k = 0; k < sw->nparams; k++) {
+        int rc = apply(*out, &sw->params[k], cJSON_GetArrayItem(sw->params[k].values, vi[k]), sw->grid, i,
+                       err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+void sweep_describe(const struct sweep *sw, size_t i, char *buf, size_t size)
+{
+    int vi[SWEEP_MAX_PARAMS], si;
+    sweep_indexes(sw, i, vi, &si);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < sw->nparams && len < size; k++) {
+        char *v = cJSON_PrintUnformatted(cJSON_GetArrayItem(sw->params[k].values, vi[k]));
+        int w = snprintf(buf + len, size - len, "%s%s=%s", k ? ", " : "", sw->params[k].path, v);
+        len += w > 0 ? (size_t)w : 0;
+        free(v);
+    }
+    if (sw->nseeds && len < size)
+        snprintf(buf + len, size - len, "%sseed %llu", len ? ", " : "", (unsigned long long)sw->seeds[si]);
+}
+
+void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->point = (int32_t)i;
+    struct fs_err err = {0};
+    struct scenario_options so = sw->so;
+    if (sw->nseeds) {
+        int vi[SWEEP_MAX_PARAMS], si;
+        sweep_indexes(sw, i, vi, &si);
+        so.has_seed = true;
+        so.seed = sw->seeds[si];
+    }
+    cJSON *tree = NULL;
+    struct cli_sim r = {0};
+    int rc = point_tree(sw, i, &tree, &err);
+    if (rc == 0 && (rc = cli_sim_run_tree(tree, sw->scenario, &so, &r, &err)) != 0) {
+        char what[512];
+        sweep_describe(sw, i, what, sizeof what);
+        char msg[sizeof err.msg];
+        snprintf(msg, sizeof msg, "%s", err.msg);
+        fs_fail(&err, rc, "%s: point %zu (%s): %s", sw->grid, i, what, msg);
+    }
+    if (rc == 0) {
+        cli_sim_metrics(&r, res->v);
+        res->seed = r.sc->seed;
+    }
+    res->code = rc;
+    if (rc)
+        snprintf(res->msg, sizeof res->msg, "%s", err.msg);
+    cli_sim_free(&r);
+    cJSON_Delete(tree);
+}
+
+static int load_seeds(struct sweep *sw, struct fs_err *err)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(sw->root, "seeds");
+    if (!a)
+        return 0;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
+        return fs_fail(err, FS_EDATA, "%s: $.seeds: expected a non-empty array of seeds", sw->grid);
+    sw->seeds = xcalloc((size_t)cJSON_GetArraySize(a), sizeof *sw->seeds);
+    const cJSON *s;
+    cJSON_ArrayForEach(s, a) {
+        double v = cJSON_IsNumber(s) ? s->valuedouble : -1;
+        if (!(v >= 0 && v <= 9007199254740992.0 && v == floor(v)))
+            return fs_fail(err, FS_EDATA, "%s: $.seeds[%d]: expected a non-negative integer (at most 2^53)",
+                           sw->grid, sw->nseeds);
+        sw->seeds[sw->nseeds++] = (uint64_t)v;
+    }
+    return 0;
+}
+
+int sweep_load(struct sweep *sw, const char *grid, struct fs_err *err)
+{
+    static const char *const keys[] = {"scenario", "parameters", "seeds", "description", NULL};
+    const char *scen;
+    const cJSON *params, *p;
+    sw->grid = grid;
+    int rc = json_load_file(grid, &sw->root, err);
+    if (rc || (rc = json_check_keys(sw->root, keys, grid, "$", err)) ||
+        (rc = json_string(sw->root, "scenario", true, &scen, grid, "$", err)) ||
+        (rc = json_child(sw->root, "parameters", true, cJSON_Object, &params, grid, "$", err)) ||
+        (rc = load_seeds(sw, err)))
+        return rc;
+    sw->npoints = sw->nseeds ? (size_t)sw->nseeds : 1;
+    sw->params = xcalloc((size_t)cJSON_GetArraySize(params) + 1, sizeof *sw->params);
+    if (cJSON_GetArraySize(params) > SWEEP_MAX_PARAMS)
+        return fs_fail(err, FS_EDATA, "%s: $.parameters: more than %d parameters", grid, SWEEP_MAX_PARAMS);
+    cJSON_ArrayForEach(p, params) {
+        struct sweep_param *pm = &sw->params[sw->nparams++];
+        pm->path = p->string;
+        for (int k = 0; k < sw->nparams - 1; k++)
+            if (strcmp(sw->params[k].path, pm->path) == 0)
+                return fs_fail(err, FS_EDATA, "%s: $.parameters: duplicate parameter \"%s\"", grid, pm->path);
+        const char *why = parse_path(pm);
+        if (why)
+            return fs_fail(err, FS_EDATA, "%s: $.parameters: \"%s\" is not a key path (%s), e.g. "
+                           "\"fleet[0].nodes\"", grid, pm->path, why);
+        pm->values = p;
+        pm->nvalues = cJSON_IsArray(p) ? cJSON_GetArraySize(p) : 0;
+        if (pm->nvalues == 0)
+            return fs_fail(err, FS_EDATA, "%s: $.parameters[\"%s\"]: expected a non-empty array of values",
+                           grid, pm->path);
+        if (sw->npoints * (size_t)pm->nvalues > SWEEP_MAX_POINTS)
+            return fs_fail(err, FS_EDATA, "%s: $.parameters: the grid has more than %d points", grid,
+                           SWEEP_MAX_POINTS);
+        sw->npoints *= (size_t)pm->nvalues;
+    }
+    const char *slash = strrchr(grid, '/');
+    int dirlen = scen[0] == '/' || !slash ? 0 : (int)(slash - grid + 1);
+    sw->scenario = xmalloc((size_t)dirlen + strlen(scen) + 1);
+    sprintf(sw->scenario, "%.*s%s", dirlen, grid, scen);
+    if ((rc = json_load_file(sw->scenario, &sw->base, err)))
+        return rc;
+    /* Every point's paths now, before any simulation: cheap next to a run. */
+    for (size_t i = 0; i < sw->npoints; i++) {
+        cJSON *tree = NULL;
+        rc = point_tree(sw, i, &tree, err);
+        cJSON_Delete(tree);
+        if (rc)
+            return rc;
+    }
+    sw->rows = xcalloc(sw->npoints, sizeof *sw->rows);
+    return 0;
+}
