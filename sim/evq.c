@@ -1,9 +1,10 @@
-/* evq.c - the event queue: an indexed 4-ary min-heap over a slot array.
+/* evq.c - the event queue: an indexed 8-ary min-heap over a slot array.
  *
  * The heap holds each queued event's key (time, seq) inline with its slot
  * index (at most 2^24 events queued at once, 2^40 pushes in all), so sifting compares neighbouring array entries instead of chasing
- * slot indices (the keys of a node's four children share a cache line or
- * two); a 4-ary heap is half as deep as a binary one.  A slot keeps the
+ * slot indices (a node's eight children fill two cache lines exactly,
+ * heap_realloc); an 8-ary heap is a third as deep as a binary one, which
+ * matters most for pops, the sifts that go all the way down.  A slot keeps the
  * rest of the event (kind, arg), its heap position (so that evq_cancel
  * finds it in O(1) and removes it in O(log n)) and a generation.  Slots
  * are recycled through a free list threaded through their pos field.
@@ -29,10 +30,10 @@
 #include <string.h>
 
 #define EVQ_NONE UINT32_MAX /* "no slot": end of the free list */
-#define EVQ_D 4             /* children per heap node */
-#define EVQ_PAD 3           /* heap[k] is array position k + 3 (heap_realloc) */
+#define EVQ_D 8             /* children per heap node */
+#define EVQ_PAD 7           /* heap[k] is array position k + 7 (heap_realloc) */
 
-/* 16 bytes: four siblings fill a 64-byte cache line.  key = seq << 24 |
+/* 16 bytes: four nodes to a 64-byte cache line.  key = seq << 24 |
  * slot: seq (40 bits, a trillion pushes) orders equal times, and the slot
  * rides in the low bits, which never decide (seq is unique). */
 #define EVQ_SLOT_BITS 24
@@ -124,8 +125,8 @@ static void heap_remove_at(struct evq *q, size_t pos)
 }
 
 /* The heap array, cache-line aligned and shifted by EVQ_PAD nodes so that
- * the four children of node k (4k+1 .. 4k+4) sit at array positions
- * 4k+4 .. 4k+7: one 64-byte line.  Keeps the first n nodes of old. */
+ * the eight children of node k (8k+1 .. 8k+8) sit at array positions
+ * 8k+8 .. 8k+15: two whole 64-byte lines.  Keeps the first n nodes of old. */
 static struct evq_node *heap_realloc(struct evq_node *old, size_t n, size_t cap)
 {
     size_t bytes = (cap + EVQ_PAD) * sizeof *old;

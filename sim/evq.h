@@ -1,4 +1,4 @@
-/* evq.h - the event queue: an indexed 4-ary min-heap of events ordered by
+/* evq.h - the event queue: an indexed 8-ary min-heap of events ordered by
  * (time, seq), where seq is a per-queue counter taken at insertion.  Events
  * at equal times therefore pop in insertion order: a total order, so a run is
  * deterministic.
