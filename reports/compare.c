@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "doc.h"
 #include "output.h"
@@ -325,14 +324,7 @@ int compare_write(const char *dir, struct compare_entry *e, int n, const struct 
     for (int k = 0; k < F_CSV; k++)
         if ((rc = out_close(&out[k], err)))
             goto done;
-    for (int k = 0; k < F_COUNT; k++) {
-        if (out[k].final && (rc = out_commit(&out[k], err))) {
-            while (k-- > 0)
-                if (out[k].final)
-                    unlink(out[k].final);
-            goto done;
-        }
-    }
+    rc = out_commit_all(out, F_COUNT, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);

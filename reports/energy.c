@@ -16,18 +16,14 @@ static void settle_psu(struct psu_stat *p, fs_time now)
     p->since = now;
 }
 
-/* Recompute node n's power from its busy GPUs and fold it into the fleet
- * totals. */
+/* Recompute node n's power from the engine's account of its busy GPUs
+ * (sim_node_power) and fold it into the fleet totals. */
 void energy_node(struct energy *e, int32_t n, fs_time now)
 {
     const struct sim *s = e->s;
     const struct node *nd = &s->cl->nodes[n];
-    const struct gpu_type *t = &s->sc->cat->types[nd->type];
-    const struct fleet_power *fp = s->node_power[n];
-    double idle = nd->gpus * t->idle_w, span = nd->gpus * (t->tdp_w - t->idle_w);
-    double gpu_w = e->busy_w[n] + (nd->gpus - e->busy[n]) * t->idle_w;
-    double activity = span > 0 ? (gpu_w - idle) / span : 0;
-    struct node_power np = node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, s->psus_ok[n]);
+    double gpu_w;
+    struct node_power np = sim_node_power(s, n, 0, 0, &gpu_w);
 
     e->gpu_w += gpu_w - e->node_gpu_w[n];
     e->gpu_w_type[nd->type] += gpu_w - e->node_gpu_w[n];
@@ -50,8 +46,6 @@ void energy_node(struct energy *e, int32_t n, fs_time now)
 void energy_init(struct energy *e, const struct sim *s)
 {
     *e = (struct energy){.s = s, .nnodes = s->cl->nnodes};
-    e->busy_w = xcalloc((size_t)e->nnodes, sizeof *e->busy_w);
-    e->busy = xcalloc((size_t)e->nnodes, sizeof *e->busy);
     e->np = xcalloc((size_t)e->nnodes, sizeof *e->np);
     e->node_gpu_w = xcalloc((size_t)e->nnodes, sizeof *e->node_gpu_w);
     e->psu = xcalloc((size_t)e->nnodes, sizeof *e->psu);
@@ -61,8 +55,6 @@ void energy_init(struct energy *e, const struct sim *s)
 
 void energy_fini(struct energy *e)
 {
-    free(e->busy_w);
-    free(e->busy);
     free(e->np);
     free(e->node_gpu_w);
     free(e->psu);
@@ -78,19 +70,10 @@ void energy_advance(struct energy *e, int64_t dt)
         e->bucket_gpu_j_type[t] += e->gpu_w_type[t] * sec;
 }
 
-void energy_job(struct energy *e, const struct job *j, int sign, fs_time now)
+void energy_job(struct energy *e, const struct job *j, fs_time now)
 {
-    const struct sim *s = e->s;
-    double w = s->prog[j - s->jobs].gpu_w;
-    int size = s->cl->types[j->type].max_gpus;
-    double share = (double)j->milli / GPU_MILLI;
-    for (int32_t k = 0; k < j->nnodes; k++) {
-        int32_t n = j->nnodes > 1 ? j->gang[k] : j->node;
-        double gpus = (j->nnodes > 1 ? size : j->gpus) * share;
-        e->busy[n] += sign * gpus;
-        e->busy_w[n] += sign * gpus * w;
-        energy_node(e, n, now);
-    }
+    for (int32_t k = 0; k < j->nnodes; k++)
+        energy_node(e, j->nnodes > 1 ? j->gang[k] : j->node, now);
 }
 
 void energy_new_bucket(struct energy *e)

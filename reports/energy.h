@@ -26,8 +26,6 @@ struct psu_stat {
 struct energy {
     const struct sim *s;
     int32_t nnodes;
-    double *busy_w;          /* per node: watts of its busy GPUs */
-    double *busy;            /* per node: busy GPUs (a share counts its part) */
     struct node_power *np;   /* per node: electrical state now */
     double *node_gpu_w;      /* per node: watts of all its GPUs now */
     struct psu_stat *psu;
@@ -44,8 +42,8 @@ void energy_fini(struct energy *e);
 /* Integrate the current power over dt microseconds. */
 void energy_advance(struct energy *e, int64_t dt);
 
-/* Job j started (sign +1) or finished (-1) at time now. */
-void energy_job(struct energy *e, const struct job *j, int sign, fs_time now);
+/* Job j started or stopped at time now: recompute its nodes. */
+void energy_job(struct energy *e, const struct job *j, fs_time now);
 
 /* Node n's power state changed (a power supply lost or regained):
  * recompute its power and PSU load from now. */

@@ -84,13 +84,13 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         m->queue--;
         if (j->gpus)
             m->alloc[j->type] += metrics_job_milli(j);
-        energy_job(&m->en, j, +1, s->now);
+        energy_job(&m->en, j, s->now);
         break;
     case SIM_FINISH:
     case SIM_EVICT:
         if (j->gpus)
             m->alloc[j->type] -= metrics_job_milli(j);
-        energy_job(&m->en, j, -1, s->now);
+        energy_job(&m->en, j, s->now);
         if (note == SIM_EVICT && ++m->queue > m->queue_max)
             m->queue_max = m->queue;
         break;

@@ -78,3 +78,19 @@ void out_discard(struct outfile *o)
     free(o->final);
     *o = (struct outfile){0};
 }
+
+int out_commit_all(struct outfile *out, int n, struct fs_err *err)
+{
+    for (int k = 0; k < n; k++) {
+        if (!out[k].final)
+            continue;
+        int rc = out_commit(&out[k], err);
+        if (rc) {
+            while (k-- > 0)
+                if (out[k].final)
+                    unlink(out[k].final);
+            return rc;
+        }
+    }
+    return 0;
+}

@@ -29,6 +29,11 @@ int out_close(struct outfile *o, struct fs_err *err);
 /* Rename a closed file to its final name.  RET: 0 or FS_ECANTCREAT. */
 int out_commit(struct outfile *o, struct fs_err *err);
 
+/* Commit out[0..n) that still have a final name (a discarded one is
+ * skipped); on failure remove the ones already renamed, so a set of files
+ * lands whole or not at all.  RET: 0 or FS_ECANTCREAT. */
+int out_commit_all(struct outfile *out, int n, struct fs_err *err);
+
 /* Close if open, delete the temporary file, free the names.  Accepts a
  * zeroed or already-committed outfile. */
 void out_discard(struct outfile *o);

@@ -219,18 +219,7 @@ int report_write(struct report *r, const struct sim *s, const struct metrics *m,
 
 int report_commit(struct report *r, struct fs_err *err)
 {
-    for (int k = 0; k < REPORT_NFILES; k++) {
-        if (!r->out[k].final)
-            continue;
-        int rc = out_commit(&r->out[k], err);
-        if (rc) {
-            while (k-- > 0)
-                if (r->out[k].final)
-                    unlink(r->out[k].final);
-            return rc;
-        }
-    }
-    return 0;
+    return out_commit_all(r->out, REPORT_NFILES, err);
 }
 
 void report_discard(struct report *r)

@@ -34,16 +34,24 @@ static double job_gpu_w(const struct sim *s, const struct job *j, int32_t t, int
     return want;
 }
 
-double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w)
+struct node_power sim_node_power(const struct sim *s, int32_t n, double extra_gpus, double extra_w,
+                                 double *gpu_w)
 {
     const struct node *nd = &s->cl->nodes[n];
     const struct gpu_type *t = &s->sc->cat->types[nd->type];
     const struct fleet_power *fp = s->node_power[n];
     double busy = s->busy[n] + extra_gpus, idle = nd->gpus * t->idle_w;
-    double gpu_w = s->busy_w[n] + extra_gpus * extra_w + (nd->gpus - busy) * t->idle_w;
+    double w = s->busy_w[n] + extra_gpus * extra_w + (nd->gpus - busy) * t->idle_w;
     double span = nd->gpus * (t->tdp_w - t->idle_w);
-    double activity = span > 0 ? (gpu_w - idle) / span : 0;
-    return node_power_eval(s->sc->nodes, fp->node, gpu_w, activity, s->psus_ok[n]).psu_load;
+    double activity = span > 0 ? (w - idle) / span : 0;
+    if (gpu_w)
+        *gpu_w = w;
+    return node_power_eval(s->sc->nodes, fp->node, w, activity, s->psus_ok[n]);
+}
+
+double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w)
+{
+    return sim_node_power(s, n, extra_gpus, extra_w, NULL).psu_load;
 }
 
 void sim_power_changed(struct sim *s, int32_t n)
@@ -73,7 +81,7 @@ static void node_draw(struct sim *s, size_t i, int sign)
     int size = s->cl->types[j->type].max_gpus;
     for (int32_t k = 0; k < j->nnodes; k++) {
         int32_t n = j->nnodes > 1 ? j->gang[k] : j->node;
-        double gpus = (j->nnodes > 1 ? size : j->gpus) * (double)j->milli / GPU_MILLI;
+        double gpus = (j->nnodes > 1 ? size : j->gpus) * ((double)j->milli / GPU_MILLI);
         s->busy[n] += sign * gpus;
         s->busy_w[n] += sign * gpus * s->prog[i].gpu_w;
     }
@@ -283,10 +291,10 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
         s->migrations++;
     else
         s->evictions++;
+    node_draw(s, i, -1); /* before observers recompute the node's power */
     sim_publish(s, SIM_EVICT, j);
     j->ran += s->now - j->seg;
     j->evicted++;
-    node_draw(s, i, -1);
     sched_evict(&s->sched, j);
     s->nrunning--;
     s->nqueued++;

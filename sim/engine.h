@@ -79,7 +79,8 @@ struct sim {
     uint64_t evictions, migrations;
     double lost_gpu_s;
     double *busy, *busy_w;        /* per node: busy GPUs (a share counts its
-                                     part) and their watts, for power_ok */
+                                     part) and their watts; updated before
+                                     observers hear of a start or stop */
     struct svc_run *svc;          /* per service (sim/service_run.h) */
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
@@ -98,8 +99,13 @@ struct sim {
 struct sim *sim_new(const struct scenario *sc);
 void sim_free(struct sim *s);
 
-/* Node n's PSU load now, on its healthy PSUs, with extra_gpus more GPUs
- * busy drawing extra_w each (0, 0: as it is). */
+/* Node n's power now, on its healthy PSUs, with extra_gpus more GPUs busy
+ * drawing extra_w each (0, 0: as it is): busy GPUs at their jobs' draw,
+ * the rest idle.  OUT *gpu_w (may be NULL): its GPUs' watts in all. */
+struct node_power sim_node_power(const struct sim *s, int32_t n, double extra_gpus, double extra_w,
+                                 double *gpu_w);
+
+/* sim_node_power's PSU load. */
 double sim_psu_load(const struct sim *s, int32_t n, double extra_gpus, double extra_w);
 
 /* Node n's healthy PSUs changed: recompute what power_ok may skip. */

@@ -11,8 +11,6 @@
 #include "../reports/compare.h"
 #include "testutil.h"
 
-static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
-
 /* tests/golden/small.json's fleet and workload with a cost block and a
  * horizon: 16 H100 (DGX H100 servers), 8 A100 80 GB and 16 RTX 4090. */
 static const char *scenario(const char *cost, double horizon_s, const char *policy)
@@ -33,29 +31,9 @@ static const char *scenario(const char *cost, double horizon_s, const char *poli
     return tu_tmpfile(".json", text);
 }
 
-struct run {
-    struct scenario *sc;
-    struct sim *s;
-    struct metrics *m;
-    struct run_stats st;
-};
-
-static void run(struct run *r, const char *cost, double horizon_s, const char *policy)
+static void run(struct tu_sim *r, const char *cost, double horizon_s, const char *policy)
 {
-    struct fs_err err = {0};
-    CU_ASSERT_EQUAL_FATAL(scenario_load(scenario(cost, horizon_s, policy), &opts, &r->sc, &err), 0);
-    r->s = sim_new(r->sc);
-    r->m = metrics_new(r->s, NULL);
-    sim_observe(r->s, metrics_observer(r->m));
-    sim_run(r->s);
-    run_stats_compute(r->s, r->m, &r->st);
-}
-
-static void run_free(struct run *r)
-{
-    metrics_free(r->m);
-    sim_free(r->s);
-    scenario_free(r->sc);
+    tu_sim_run(r, scenario(cost, horizon_s, policy), NULL);
 }
 
 static bool close_rel(double a, double b, double rel)
@@ -73,7 +51,7 @@ static void test_billing_by_hand(void)
     const double owned = 16 * 33750 * 0.025 + 8 * 20312.5 * 0.025 + 16 * 2500 * 0.025;
     const double leased = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730 * 0.63;
     const double cloud = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730;
-    struct run r;
+    struct tu_sim r;
     run(&r, "{\"billing\": \"owned\"}", 2678400 /* 31 days */, "fifo");
     struct fleet_cost fc;
     fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
@@ -101,7 +79,7 @@ static void test_billing_by_hand(void)
                 (1 - metrics_utilization(r.m, t, r.s->end));
     CU_ASSERT_TRUE(close_rel(fc.idle_month_usd, idle, 1e-12));
     CU_ASSERT_TRUE(fc.idle_month_usd > 0 && fc.idle_month_usd < fc.month_usd);
-    run_free(&r);
+    tu_sim_free(&r);
 }
 
 /* Team shares plus the idle line add up to the month, under both rules. */
@@ -109,7 +87,7 @@ static void test_team_shares(void)
 {
     static const char *const rules[2] = {"{\"idle\": \"proportional\"}", "{\"idle\": \"separate\"}"};
     for (int k = 0; k < 2; k++) {
-        struct run r;
+        struct tu_sim r;
         run(&r, rules[k], 172800, "best-fit");
         struct fleet_cost fc;
         fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
@@ -131,7 +109,7 @@ static void test_team_shares(void)
         } else {
             CU_ASSERT_EQUAL(idle_line, 0);
         }
-        run_free(&r);
+        tu_sim_free(&r);
     }
 }
 
@@ -201,7 +179,7 @@ static void test_compare_json(void)
     static const char *const cost[2] = {"{\"billing\": \"cloud\"}", "{\"billing\": \"leased\"}"};
     static const char *const policy[2] = {"fifo", "best-fit"};
     struct compare_entry e[2];
-    struct run r[2];
+    struct tu_sim r[2];
     for (int i = 0; i < 2; i++) {
         run(&r[i], cost[i], 172800, policy[i]);
         compare_entry_fill(&e[i], r[i].s, r[i].m, &r[i].st, COST_CLOUD, COST_ON_DEMAND);
@@ -258,7 +236,7 @@ static void test_compare_json(void)
     rmdir(dir);
     for (int i = 0; i < 2; i++) {
         compare_entry_free(&e[i]);
-        run_free(&r[i]);
+        tu_sim_free(&r[i]);
     }
 }
 

@@ -8,18 +8,10 @@
 #include "../reports/metrics.h"
 #include "testutil.h"
 
-static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
-
 /* Load a scenario from JSON text. */
 static struct scenario *load(const char *text)
 {
-    struct scenario *sc = NULL;
-    struct fs_err err = {0};
-    int rc = scenario_load(tu_tmpfile(".json", text), &opts, &sc, &err);
-    if (rc)
-        fprintf(stderr, "load: %s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    return sc;
+    return tu_scenario(tu_tmpfile(".json", text), NULL);
 }
 
 /* One 8-GPU A100 node running the jobs of a native CSV. */

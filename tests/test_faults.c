@@ -10,17 +10,9 @@
 #include "../sim/faults_run.h"
 #include "testutil.h"
 
-static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
-
 static struct scenario *load(const char *text)
 {
-    struct scenario *sc = NULL;
-    struct fs_err err = {0};
-    int rc = scenario_load(tu_tmpfile(".json", text), &opts, &sc, &err);
-    if (rc)
-        fprintf(stderr, "load: %s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    return sc;
+    return tu_scenario(tu_tmpfile(".json", text), NULL);
 }
 
 /* The model: rates from counts over the exposure, summed per scope. */
@@ -46,9 +38,7 @@ static void test_model(void)
  * checkpoints lose less. */
 static void test_llama3(void)
 {
-    struct scenario *sc = NULL;
-    struct fs_err err = {0};
-    CU_ASSERT_EQUAL_FATAL(scenario_load(tu_path("scenarios/llama3.json"), &opts, &sc, &err), 0);
+    struct scenario *sc = tu_scenario(tu_path("scenarios/llama3.json"), NULL);
     struct sim *s = sim_new(sc);
     struct metrics *m = metrics_new(s, NULL);
     sim_observe(s, metrics_observer(m));

@@ -11,7 +11,6 @@
 #include "../reports/timeline.h"
 #include "testutil.h"
 
-static const struct scenario_options opts = {.catalog = "models/data/gpus.json"};
 
 static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type,"
                             "gpu_milli,cpu_milli,mem_mib\n";
@@ -73,12 +72,7 @@ struct run {
 
 static void run_open(struct run *r, const char *json, int64_t limit)
 {
-    struct fs_err err = {0};
-    *r = (struct run){0};
-    int rc = scenario_load(tu_tmpfile(".json", json), &opts, &r->sc, &err);
-    if (rc)
-        fprintf(stderr, "load: %s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    *r = (struct run){.sc = tu_scenario(tu_tmpfile(".json", json), NULL)};
     FILE *f = open_memstream(&r->buf, &r->len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     r->s = sim_new(r->sc);

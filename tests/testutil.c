@@ -39,6 +39,35 @@ int tu_load_catalog(struct gpu_catalog **out)
     return 0;
 }
 
+struct scenario *tu_scenario(const char *path, const char *policy)
+{
+    struct scenario_options o = {.catalog = "models/data/gpus.json", .policy = policy};
+    struct scenario *sc = NULL;
+    struct fs_err err = {0};
+    int rc = scenario_load(path, &o, &sc, &err);
+    if (rc)
+        fprintf(stderr, "load: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return sc;
+}
+
+void tu_sim_run(struct tu_sim *r, const char *path, const char *policy)
+{
+    *r = (struct tu_sim){.sc = tu_scenario(path, policy)};
+    r->s = sim_new(r->sc);
+    r->m = metrics_new(r->s, NULL);
+    sim_observe(r->s, metrics_observer(r->m));
+    sim_run(r->s);
+    run_stats_compute(r->s, r->m, &r->st);
+}
+
+void tu_sim_free(struct tu_sim *r)
+{
+    metrics_free(r->m);
+    sim_free(r->s);
+    scenario_free(r->sc);
+}
+
 const char *tu_path(const char *rel)
 {
     return rel;

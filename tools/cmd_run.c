@@ -120,14 +120,9 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
         rc = RUN_INTERRUPTED;
         goto done;
     }
-    for (int k = 0; k < OUT_COUNT; k++) {
-        if ((rc = out_commit(&out[k], err))) {
-            /* Do not leave some results of this run beside older ones. */
-            while (k-- > 0)
-                unlink(out[k].final);
-            goto done;
-        }
-    }
+    /* Do not leave some results of this run beside older ones. */
+    if ((rc = out_commit_all(out, OUT_COUNT, err)))
+        goto done;
     if ((rc = report_commit(&rep, err))) {
         for (int k = 0; k < OUT_COUNT; k++)
             unlink(out[k].final);

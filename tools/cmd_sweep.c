@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../reports/output.h"
 #include "../reports/report.h"
@@ -230,14 +229,7 @@ static int sweep_write(const struct sweep *sw, const char *dir, struct fs_err *e
         if (!gnuplot || charts_render(gnuplot, dir, charts[c].name, out[F_GP + c].tmp, out[F_DATA + c].tmp,
                                       out[F_PNG + c].tmp) != 0)
             out_discard(&out[F_PNG + c]);
-    for (int k = 0; k < F_COUNT; k++) {
-        if (out[k].final && (rc = out_commit(&out[k], err))) {
-            while (k-- > 0)
-                if (out[k].final)
-                    unlink(out[k].final);
-            goto done;
-        }
-    }
+    rc = out_commit_all(out, F_COUNT, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);

@@ -440,14 +440,7 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     plan_md(out[F_MD].f, p, *drawn);
     if ((rc = out_close(&out[F_MD], err)))
         goto done;
-    for (int k = 0; k < F_COUNT; k++) {
-        if (out[k].final && (rc = out_commit(&out[k], err))) {
-            while (k-- > 0)
-                if (out[k].final)
-                    unlink(out[k].final);
-            goto done;
-        }
-    }
+    rc = out_commit_all(out, F_COUNT, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);
