@@ -54,8 +54,8 @@ static void set_name(struct compare_entry *e, const char *name, int i, const str
 static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
                    struct scenario **keep, struct fs_err *err)
 {
-    struct cli_sim r;
-    int rc = cli_sim_run(path, so, &r, err);
+    struct run_sim r;
+    int rc = run_sim_run(path, so, &r, err);
     if (rc)
         return rc;
     enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
@@ -70,7 +70,7 @@ static int run_one(const char *path, struct scenario_options *so, struct compare
         *keep = r.sc;
         r.sc = NULL;
     }
-    cli_sim_free(&r);
+    run_sim_free(&r);
     return rc;
 }
 

@@ -11,7 +11,7 @@
 
 #include "../reports/metrics.h"
 #include "../reports/summary.h"
-#include "plan_int.h"
+#include "plan.h"
 
 const struct plan_metric_def plan_metrics[PM_COUNT] = {
     [PM_WAIT_P95] = {"wait_p95_s", -1, true},
