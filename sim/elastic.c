@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rng.h"
+#include "../base/rng.h"
 
 /* After engine.c's, service_run.c's and faults_run.c's. */
 enum { EV_UP = 8, EV_IDLE = 9, EV_SPOT = 10 };
