@@ -1,10 +1,6 @@
-/* run.c - a scenario run in memory for its figures (run.h). */
-#include <errno.h>
+/* run.c - one scenario run (run.h). */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-#include "../base/json.h"
 #include "../reports/costing.h"
 #include "run.h"
 
@@ -21,34 +17,59 @@ const char *const run_metric_names[RUN_NMETRICS] = {
     [RUN_SLO] = "slo_attainment",
 };
 
-int run_sim_run_tree(const cJSON *root, const char *path, const struct scenario_options *so,
-                     struct run_sim *r, struct fs_err *err)
+/* spec's scenario into r->sc.  RET: 0 or the loader's error. */
+static int load(const struct run_spec *spec, struct run_result *r, struct fs_err *err)
 {
-    *r = (struct run_sim){0};
-    int rc = scenario_load_tree(root, path, so, &r->sc, err);
-    if (rc)
-        return rc;
-    r->s = sim_new(r->sc);
-    r->m = metrics_new(r->s, NULL);
-    sim_observe(r->s, metrics_observer(r->m));
-    sim_run(r->s);
-    run_stats_compute(r->s, r->m, &r->st);
-    return 0;
-}
-
-int run_sim_run(const char *path, const struct scenario_options *so, struct run_sim *r,
-                struct fs_err *err)
-{
-    cJSON *root = NULL;
-    *r = (struct run_sim){0};
-    int rc = json_load_file(path, &root, err);
-    if (rc == 0)
-        rc = run_sim_run_tree(root, path, so, r, err);
-    cJSON_Delete(root);
+    if (spec->sc) {
+        r->sc = spec->sc;
+        return 0;
+    }
+    struct scenario *sc = NULL;
+    int rc = spec->tree ? scenario_load_tree(spec->tree, spec->path, &spec->so, &sc, err)
+                        : scenario_load(spec->path, &spec->so, &sc, err);
+    r->sc = sc;
+    r->own_sc = true;
     return rc;
 }
 
-void run_sim_metrics(const struct run_sim *r, double v[RUN_NMETRICS])
+int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_err *err)
+{
+    *r = (struct run_result){0};
+    int rc = load(spec, r, err);
+    if (rc) {
+        run_result_free(r);
+        return rc;
+    }
+    r->s = sim_new(r->sc);
+    r->m = metrics_new(r->s, spec->timeseries);
+    sim_observe(r->s, metrics_observer(r->m));
+    if (spec->timeline) { /* after the metrics: the timeline reads the power they keep */
+        r->tl = timeline_new(r->s, spec->timeline, &r->m->en, spec->timeline_limit);
+        sim_observe(r->s, timeline_observer(r->tl));
+    }
+    if (spec->check) {
+        r->ck.m = r->m;
+        sim_observe(r->s, check_observer(&r->ck));
+    }
+    r->s->progress = spec->progress;
+    sim_run(r->s);
+    r->interrupted = r->s->interrupted;
+    if (!r->interrupted)
+        run_stats_compute(r->s, r->m, &r->st);
+    return 0;
+}
+
+void run_result_free(struct run_result *r)
+{
+    timeline_free(r->tl);
+    metrics_free(r->m);
+    sim_free(r->s);
+    if (r->own_sc)
+        scenario_free((struct scenario *)r->sc);
+    *r = (struct run_result){0};
+}
+
+void run_metrics(const struct run_result *r, double v[RUN_NMETRICS])
 {
     const struct metrics *m = r->m;
     const struct run_stats *st = &r->st;
@@ -67,12 +88,4 @@ void run_sim_metrics(const struct run_sim *r, double v[RUN_NMETRICS])
     v[RUN_COST_MONTH] = fc.ok ? fc.month_usd : 0;
     v[RUN_COST_PER_GPU_H] = fc.ok ? fc.usd_per_gpu_h : 0;
     v[RUN_SLO] = st->slo_attainment;
-}
-
-void run_sim_free(struct run_sim *r)
-{
-    metrics_free(r->m);
-    sim_free(r->s);
-    scenario_free(r->sc);
-    *r = (struct run_sim){0};
 }

@@ -1,35 +1,46 @@
-/* run.h - the library layer every command and test runs scenarios
- * through: load a scenario, simulate it with the metrics collector and
- * return its figures.  Below study/ and tools/, above reports/.
+/* run.h - the library layer every command and test runs scenarios through
+ * (as lua.c sits on lua.h): load a scenario, simulate it with the observers
+ * the spec asks for, and return the result every consumer reads
+ * (reports/result.h).  Below study/ and tools/, above reports/; nothing
+ * else assembles the engine and its observers.
  *
- * The caller owns a filled struct run_sim and releases it with
- * run_sim_free.
+ * The caller owns a filled struct run_result and releases it with
+ * run_result_free.
  */
 #ifndef FS_RUN_RUN_H
 #define FS_RUN_RUN_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 #include "../base/base.h"
-#include "../reports/summary.h"
+#include "../reports/result.h"
 
-/* A scenario run in memory, with its metrics (no timeseries) and stats. */
-struct run_sim {
-    struct scenario *sc;
-    struct sim *s;
-    struct metrics *m;
-    struct run_stats st;
+/* What to run, and with which observers.  The scenario comes from exactly
+ * one of: sc (already loaded, borrowed), tree (parsed JSON, borrowed; path
+ * names it in messages and anchors its relative paths), or path (a file).
+ * so applies to tree and path. */
+struct run_spec {
+    const struct scenario *sc;
+    const cJSON *tree;
+    const char *path;
+    struct scenario_options so;
+    FILE *timeseries;             /* timeseries.csv rows, or NULL */
+    FILE *timeline;               /* timeline.json (Chrome trace), or NULL */
+    int64_t timeline_limit;       /* events it writes at most; 0: TIMELINE_DEFAULT_LIMIT */
+    bool check;                   /* assert the engine's invariants (check.h) */
+    /* Called about every 64k events; NULL: none. */
+    void (*progress)(void *ctx, fs_time now, fs_time horizon);
 };
 
-/* Load path with so and run it.  RET: 0 or scenario_load's error. */
-int run_sim_run(const char *path, const struct scenario_options *so, struct run_sim *r,
-                struct fs_err *err);
-/* The same from a parsed scenario tree (the caller keeps it): path names
- * the scenario in messages and anchors its relative paths
- * (scenario_load_tree).  RET: 0 or scenario_load_tree's error. */
-int run_sim_run_tree(const cJSON *root, const char *path, const struct scenario_options *so,
-                     struct run_sim *r, struct fs_err *err);
-void run_sim_free(struct run_sim *r); /* a zeroed one is fine */
+/* Load (unless spec->sc), simulate to the end and compute the figures.
+ * A run a signal stopped returns 0 with r->interrupted set and no stats.
+ * RET: 0, or the loader's FS_E* code with err filled (r is then empty). */
+int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_err *err);
+
+/* Release everything r owns; a zeroed result is fine. */
+void run_result_free(struct run_result *r);
 
 /* The figures regress and sweep record for a run, in this order. */
 enum run_metric {
@@ -49,6 +60,6 @@ enum run_metric {
 extern const char *const run_metric_names[RUN_NMETRICS];
 
 /* r's figures into v.  The two costs are 0 when a price is missing. */
-void run_sim_metrics(const struct run_sim *r, double v[RUN_NMETRICS]);
+void run_metrics(const struct run_result *r, double v[RUN_NMETRICS]);
 
 #endif

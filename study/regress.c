@@ -27,7 +27,7 @@
 #include "regress.h"
 
 /* Direction +1: higher is better; -1: lower is better.  Each is one of
- * run_sim_metrics' figures, under its name. */
+ * run_metrics' figures, under its name. */
 static const struct metric {
     enum run_metric id;
     int better;
@@ -104,15 +104,15 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
 static int measure(const char *path, const struct scenario_options *so, double v[NMETRICS],
                    struct fs_err *err)
 {
-    struct run_sim r;
-    int rc = run_sim_run(path, so, &r, err);
+    struct run_result r;
+    int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
     if (rc)
         return rc;
     double all[RUN_NMETRICS];
-    run_sim_metrics(&r, all);
+    run_metrics(&r, all);
     for (int k = 0; k < NMETRICS; k++)
         v[k] = all[metrics[k].id];
-    run_sim_free(&r);
+    run_result_free(&r);
     return 0;
 }
 
