@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../reports/costing.h"
+#include "../run/run.h"
 #include "../sim/elastic.h"
 #include "testutil.h"
 
@@ -13,7 +14,7 @@ static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types
 
 /* A pool of four 8-GPU H100 instances billed `billing`, with $.cost.elastic
  * `terms` and $.kinds `kinds`, running the jobs of csv (after the header). */
-static void run(struct tu_sim *r, const char *billing, const char *terms, const char *kinds,
+static void run(struct run_result *r, const char *billing, const char *terms, const char *kinds,
                 const char *csv)
 {
     static char text[2048], trace[4096];
@@ -44,7 +45,7 @@ static void test_twenty_instance_hours(void)
     char csv[2048] = "";
     for (int i = 1; i <= 16; i++)
         snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%d,0,train,a,1,0,,36000,h100-sxm\n", i);
-    struct tu_sim r;
+    struct run_result r;
     run(&r, "cloud_elastic", "\"provision_s\": 0, \"scale_down_s\": 0", "", csv);
     const struct elastic_run *e = r.s->elastic;
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
@@ -62,7 +63,7 @@ static void test_twenty_instance_hours(void)
     /* The same pool kept all month is billed for all 32 GPUs. */
     fleet_cost_compute(r.s, r.m, COST_LEASED, COST_ON_DEMAND, &fc);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* Hourly increments: jobs of 9.5 h hold each instance 9.5 h, billed as 10
@@ -72,13 +73,13 @@ static void test_started_increments(void)
     char csv[2048] = "";
     for (int i = 1; i <= 16; i++)
         snprintf(csv + strlen(csv), sizeof csv - strlen(csv), "%d,0,train,a,1,0,,34200,h100-sxm\n", i);
-    struct tu_sim r;
+    struct run_result r;
     run(&r, "cloud_elastic", "\"provision_s\": 0, \"scale_down_s\": 0, \"billing_increment_s\": 3600", "", csv);
     CU_ASSERT_DOUBLE_EQUAL(billed_h(r.s), 20 * 8, 1e-9);
-    tu_sim_free(&r);
+    run_result_free(&r);
     run(&r, "cloud_elastic", "\"provision_s\": 0, \"scale_down_s\": 0, \"billing_increment_s\": 1", "", csv);
     CU_ASSERT_DOUBLE_EQUAL(billed_h(r.s), 19 * 8, 1e-9);
-    tu_sim_free(&r);
+    run_result_free(&r);
     CU_ASSERT_EQUAL(cost_elastic_billed(0, 1, 60), 60);
     CU_ASSERT_EQUAL(cost_elastic_billed(3601, 3600, 60), 7200);
     CU_ASSERT_EQUAL(cost_elastic_billed(3600, 3600, 60), 3600);
@@ -92,7 +93,7 @@ static void test_started_increments(void)
  * later: billed 100 s .. 4600 s, 4,500 s of 8 GPUs. */
 static void test_provisioning_wait(void)
 {
-    struct tu_sim r;
+    struct run_result r;
     run(&r, "cloud_elastic", "\"provision_s\": 300, \"scale_down_s\": 600", "",
         "1,100,train,a,1,0,,3600,h100-sxm\n2,200,train,a,1,0,,3600,h100-sxm\n");
     CU_ASSERT_EQUAL(r.s->elastic->requests, 1);
@@ -100,7 +101,7 @@ static void test_provisioning_wait(void)
     CU_ASSERT_EQUAL(r.s->jobs[1].start, 400 * FS_USEC);
     CU_ASSERT_DOUBLE_EQUAL(r.st.wait_max, 300, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(billed_h(r.s) * 3600, 8 * 4500.0, 1e-6);
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* What a spot job saw: per eviction, the segment's length and the work
@@ -140,7 +141,7 @@ static void spot_notify(void *ctx, struct sim *s, enum sim_note note, const stru
  * and each followed by a new instance after the 300-s delay. */
 static void test_spot_loses_since_checkpoint(void)
 {
-    struct tu_sim r;
+    struct run_result r = {0};
     struct spot_log l = {0};
     char text[2048], trace[512];
     snprintf(trace, sizeof trace, "%s1,0,train,a,1,0,,7200000,h100-sxm\n", header);
@@ -151,8 +152,8 @@ static void test_spot_loses_since_checkpoint(void)
              "\"cost\": {\"billing\": \"cloud_spot\", \"elastic\": {\"provision_s\": 300, "
              "\"spot_interrupted_share_month\": 0.99}}}",
              tu_tmpfile(".csv", trace));
-    r.sc = tu_scenario(tu_tmpfile(".json", text), NULL);
-    r.s = sim_new(r.sc);
+    struct scenario *sc = tu_scenario(tu_tmpfile(".json", text), NULL);
+    r.s = sim_new(sc);
     r.m = metrics_new(r.s, NULL);
     sim_observe(r.s, metrics_observer(r.m));
     sim_observe(r.s, (struct sim_observer){.ctx = &l, .notify = spot_notify});
@@ -172,7 +173,9 @@ static void test_spot_loses_since_checkpoint(void)
     struct fleet_cost fc;
     fleet_cost_compute(r.s, r.m, COST_CLOUD, COST_ON_DEMAND, &fc);
     CU_ASSERT_DOUBLE_EQUAL(fc.capacity_month_usd * fc.window_months, billed_h(r.s) * 6.88 * 0.6, 1e-6);
-    tu_sim_free(&r);
+    metrics_free(r.m);
+    sim_free(r.s);
+    scenario_free(sc);
 }
 
 /* Bad input: elastic terms without elastic billing, commitments on an
