@@ -86,6 +86,7 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/signal/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/output/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \

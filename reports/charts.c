@@ -182,14 +182,9 @@ static const char *base(const char *path)
     return b ? b + 1 : path;
 }
 
-/* Run gnuplot in dir on the script gp (paths in dir), reading data and
- * writing png; RET: 0 when it exited 0 and the image is not empty. */
-int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
-                  const char *data, const char *png)
+int charts_exec(const char *gnuplot, const char *dir, const char *expr, const char *script,
+                const char *out)
 {
-    char expr[512];
-    /* The temporary names are ours: ".NAME.tmp", no quotes. */
-    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", name, base(data), name, base(png));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -202,7 +197,7 @@ int charts_render(const char *gnuplot, const char *dir, const char *name, const 
         }
         if (chdir(dir) != 0)
             _exit(127);
-        char *argv[] = {(char *)"gnuplot", (char *)"-e", expr, (char *)base(gp), NULL};
+        char *argv[] = {(char *)"gnuplot", (char *)"-e", (char *)expr, (char *)base(script), NULL};
         execv(gnuplot, argv);
         _exit(127);
     }
@@ -213,5 +208,14 @@ int charts_render(const char *gnuplot, const char *dir, const char *name, const 
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
     struct stat sb;
-    return stat(png, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
+    return stat(out, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
+}
+
+int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
+                  const char *data, const char *png)
+{
+    char expr[512];
+    /* The names are ours (fixed, in the set's private folder): no quotes. */
+    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", name, base(data), name, base(png));
+    return charts_exec(gnuplot, dir, expr, gp, png);
 }

@@ -279,16 +279,17 @@ int compare_write(const char *dir, struct compare_entry *e, int n, const struct 
     }
     enum { F_JSON, F_MD, F_HTML, F_CSV, F_GP = F_CSV + CH_COUNT, F_PNG = F_GP + CH_COUNT,
            F_COUNT = F_PNG + CH_COUNT };
+    struct outset set;
     struct outfile out[F_COUNT] = {0};
     char name[64];
-    int rc = out_mkdir(dir, err);
+    int rc = out_set_begin(&set, dir, err);
     for (int k = 0; rc == 0 && k < F_COUNT; k++) {
         if (k < F_CSV)
             snprintf(name, sizeof name, "%s", (const char *[]){"compare.json", "report.md", "report.html"}[k]);
         else
             snprintf(name, sizeof name, "%s.%s", ch_names[(k - F_CSV) % CH_COUNT],
                      (const char *[]){"csv", "gp", "png"}[(k - F_CSV) / CH_COUNT]);
-        rc = out_open(&out[k], dir, name, err);
+        rc = out_set_open(&set, &out[k], name, err);
     }
     if (rc)
         goto done;
@@ -310,7 +311,7 @@ int compare_write(const char *dir, struct compare_entry *e, int n, const struct 
     const char *png[CH_COUNT];
     for (int k = 0; k < CH_COUNT; k++) {
         png[k] = out[F_PNG + k].tmp;
-        drawn[k] = gnuplot && charts_render(gnuplot, dir, ch_names[k], out[F_GP + k].tmp,
+        drawn[k] = gnuplot && charts_render(gnuplot, out_set_path(&set), ch_names[k], out[F_GP + k].tmp,
                                             out[F_CSV + k].tmp, png[k]) == 0;
         if (!drawn[k])
             out_discard(&out[F_PNG + k]);
@@ -324,9 +325,10 @@ int compare_write(const char *dir, struct compare_entry *e, int n, const struct 
     for (int k = 0; k < F_CSV; k++)
         if ((rc = out_close(&out[k], err)))
             goto done;
-    rc = out_commit_all(out, F_COUNT, err);
+    rc = out_set_commit(&set, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);
+    out_set_end(&set);
     return rc;
 }

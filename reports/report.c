@@ -11,12 +11,12 @@
 #include "report_cost.h"
 #include "../sim/service_run.h"
 
-int report_open(struct report *r, const char *dir, struct fs_err *err)
+int report_open(struct report *r, struct outset *set, struct fs_err *err)
 {
     static const char *const fixed[2] = {"report.md", "report.html"};
     static const char *const ext[3] = {".csv", ".gp", ".png"};
     char name[64];
-    *r = (struct report){.dir = xstrdup(dir)};
+    *r = (struct report){.dir = xstrdup(out_set_path(set)), .shown = xstrdup(set->shown)};
     for (int k = 0; k < REPORT_NFILES; k++) {
         if (k < REPORT_DATA0) {
             snprintf(name, sizeof name, "%s", fixed[k]);
@@ -24,7 +24,7 @@ int report_open(struct report *r, const char *dir, struct fs_err *err)
             int c = (k - REPORT_DATA0) % REPORT_CHARTS, e = (k - REPORT_DATA0) / REPORT_CHARTS;
             snprintf(name, sizeof name, "%s%s", report_chart_names[c], ext[e]);
         }
-        int rc = out_open(&r->out[k], dir, name, err);
+        int rc = out_set_open(set, &r->out[k], name, err);
         if (rc)
             return rc;
     }
@@ -168,7 +168,7 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
                     report_chart_names[k], chart_titles[k], report_chart_names[k], report_chart_names[k]);
         }
         fputs(d->html ? "</ul>\n<p>run <code>cd " : "\nrun `cd ", d->f);
-        doc_esc(&(struct doc){d->f, d->html}, r->dir);
+        doc_esc(&(struct doc){d->f, d->html}, r->shown);
         fputs(d->html ? " &amp;&amp; gnuplot *.gp</code></p>\n" : " && gnuplot *.gp`\n", d->f);
     }
 }
@@ -217,15 +217,11 @@ int report_write(struct report *r, const struct sim *s, const struct metrics *m,
     return 0;
 }
 
-int report_commit(struct report *r, struct fs_err *err)
-{
-    return out_commit_all(r->out, REPORT_NFILES, err);
-}
-
 void report_discard(struct report *r)
 {
     for (int k = 0; k < REPORT_NFILES; k++)
         out_discard(&r->out[k]);
     free(r->dir);
-    r->dir = NULL;
+    free(r->shown);
+    r->dir = r->shown = NULL;
 }

@@ -18,9 +18,8 @@
  * are written and the report lists the missing charts and the command that
  * renders them (`cd DIR && gnuplot *.gp`).
  *
- * Every file goes through reports/output.h: it is written under a hidden
- * temporary name and renamed only by report_commit, so a caller commits
- * the report together with its other outputs or not at all.
+ * Every file is one of an output set (reports/output.h), which the caller
+ * commits together with its other outputs or not at all.
  */
 #ifndef FS_REPORTS_REPORT_H
 #define FS_REPORTS_REPORT_H
@@ -41,29 +40,25 @@ enum report_file {
 };
 
 struct report {
-    char *dir;
+    char *dir;                        /* where the files are written */
+    char *shown;                      /* the output folder, as messages name it */
     struct outfile out[REPORT_NFILES];
     bool drawn[REPORT_CHARTS];        /* the chart's image was rendered */
     bool have_gnuplot;
 };
 
-/* Open every report file in dir under its temporary name.
- * RET: 0 or FS_ECANTCREAT with err filled. */
-int report_open(struct report *r, const char *dir, struct fs_err *err);
+/* Open every report file in set.  RET: 0 or FS_ECANTCREAT with err filled. */
+int report_open(struct report *r, struct outset *set, struct fs_err *err);
 
 /* Write the data, the scripts, the images (when gnuplot runs) and the two
- * reports, all still under temporary names.  ts_path is the closed
+ * reports, all still uncommitted.  ts_path is the closed
  * timeseries.csv of the run (under whatever name it has now).
  * RET: 0 or FS_ECANTCREAT with err filled. */
 int report_write(struct report *r, const struct sim *s, const struct metrics *m,
                  const struct run_stats *st, const char *ts_path, struct fs_err *err);
 
-/* Rename every written file into place; on failure remove the ones already
- * renamed.  RET: 0 or FS_ECANTCREAT. */
-int report_commit(struct report *r, struct fs_err *err);
-
-/* Remove every temporary file and free r's names (after a commit: only the
- * names).  Accepts a zeroed report. */
+/* Remove every uncommitted file and free r's names.  Accepts a zeroed
+ * report. */
 void report_discard(struct report *r);
 
 /* "util", "queue", "power", "wait" */
@@ -89,6 +84,11 @@ const char *charts_gnuplot(void);
 /* The head of a chart script NAME.gp: reads NAME.csv (or $NAME_data),
  * writes NAME.png (or $NAME_out) with pngcairo at 900x420. */
 void charts_gp_head(FILE *f, const char *name, const char *title);
+
+/* Run gnuplot in dir on script (a path in dir) with -e expr, into the
+ * file out.  RET: 0 when it exited 0 and out is not empty. */
+int charts_exec(const char *gnuplot, const char *dir, const char *expr, const char *script,
+                const char *out);
 
 /* Render the chart NAME: run gnuplot in dir on the script gp with
  * NAME_data and NAME_out set to data and png (all in dir).

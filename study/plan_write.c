@@ -412,13 +412,14 @@ static const char *const f_names[F_COUNT] = {"plan.json", "plan.md", "frontier.c
 
 int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err *err)
 {
+    struct outset set;
     struct outfile out[F_COUNT] = {0};
     bool csv = p->chosen >= 0 && p->trace && p->growth != 1;
     char *json = plan_json(p), *fleet = p->chosen >= 0 ? fleet_file(p, csv) : NULL;
-    int rc = out_mkdir(dir, err);
+    int rc = out_set_begin(&set, dir, err);
     for (int k = 0; rc == 0 && k < F_COUNT; k++)
         if ((k != F_FLEET || fleet) && (k != F_WORKLOAD || csv))
-            rc = out_open(&out[k], dir, f_names[k], err);
+            rc = out_set_open(&set, &out[k], f_names[k], err);
     if (rc)
         goto done;
     fprintf(out[F_JSON].f, "%s\n", json);
@@ -434,16 +435,17 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     if (rc)
         goto done;
     const char *gnuplot = charts_gnuplot();
-    *drawn = gnuplot && charts_render(gnuplot, dir, "frontier", out[F_GP].tmp, out[F_CSV].tmp, out[F_PNG].tmp) == 0;
+    *drawn = gnuplot && charts_render(gnuplot, out_set_path(&set), "frontier", out[F_GP].tmp, out[F_CSV].tmp, out[F_PNG].tmp) == 0;
     if (!*drawn)
         out_discard(&out[F_PNG]);
     plan_md(out[F_MD].f, p, *drawn);
     if ((rc = out_close(&out[F_MD], err)))
         goto done;
-    rc = out_commit_all(out, F_COUNT, err);
+    rc = out_set_commit(&set, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);
+    out_set_end(&set);
     free(json);
     free(fleet);
     return rc;

@@ -36,20 +36,21 @@ static void run_into(char *dir)
     CU_ASSERT_EQUAL_FATAL(scenario_load(tu_path("tests/golden/small.json"), &opts, &sc, &err), 0);
     strcpy(dir, "/tmp/fleetsim-report-XXXXXX");
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    struct outset set;
     struct outfile ts = {0}, sum = {0};
     struct report rep = {0};
-    CU_ASSERT_EQUAL_FATAL(out_open(&ts, dir, "timeseries.csv", &err), 0);
-    CU_ASSERT_EQUAL_FATAL(out_open(&sum, dir, "summary.json", &err), 0);
-    CU_ASSERT_EQUAL_FATAL(report_open(&rep, dir, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(out_set_begin(&set, dir, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(out_set_open(&set, &ts, "timeseries.csv", &err), 0);
+    CU_ASSERT_EQUAL_FATAL(out_set_open(&set, &sum, "summary.json", &err), 0);
+    CU_ASSERT_EQUAL_FATAL(report_open(&rep, &set, &err), 0);
     struct run_result r;
     CU_ASSERT_EQUAL_FATAL(run_scenario(&(struct run_spec){.sc = sc, .timeseries = ts.f}, &r, &err), 0);
     summary_write_json(sum.f, r.s, r.m, &r.st);
     CU_ASSERT_EQUAL(out_close(&ts, &err), 0);
     CU_ASSERT_EQUAL(out_close(&sum, &err), 0);
     CU_ASSERT_EQUAL(report_write(&rep, r.s, r.m, &r.st, ts.tmp, &err), 0);
-    CU_ASSERT_EQUAL(out_commit(&ts, &err), 0);
-    CU_ASSERT_EQUAL(out_commit(&sum, &err), 0);
-    CU_ASSERT_EQUAL(report_commit(&rep, &err), 0);
+    CU_ASSERT_EQUAL(out_set_commit(&set, &err), 0);
+    out_set_end(&set);
     out_discard(&ts);
     out_discard(&sum);
     report_discard(&rep);
@@ -59,9 +60,10 @@ static void run_into(char *dir)
 
 static void rmdir_all(const char *dir)
 {
-    static const char *const names[] = {"timeseries.csv", "summary.json", "report.md", "report.html"};
+    static const char *const names[] = {"timeseries.csv", "summary.json", "report.md", "report.html",
+                                        ".fleetsim-set"};
     char path[512];
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < FS_ARRAY_LEN(names); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         unlink(path);
     }

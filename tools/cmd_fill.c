@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../reports/output.h"
+#include "../reports/report.h"
 #include "../sim/fill.h"
 #include "../io/readers.h"
 #include "cli.h"
@@ -300,14 +301,16 @@ static void write_script(FILE *f, const struct work *w)
 enum { OUT_CURVES, OUT_MEDIANS, OUT_SCRIPT, OUT_COUNT };
 static const char *const out_names[OUT_COUNT] = {"fill.csv", "fill-median.csv", "fill.gp"};
 
-/* Write the three files under temporary names, then rename them all; on
- * any error none is left behind. */
-static int write_outputs(const struct work *w, const char *dir, struct fs_err *err)
+/* Write the three files and, with gnuplot, the chart fill.svg into a set
+ * committed whole or not at all (reports/output.h).  *drawn: the chart was
+ * rendered. */
+static int write_outputs(const struct work *w, const char *dir, bool *drawn, struct fs_err *err)
 {
-    struct outfile out[OUT_COUNT] = {0};
-    int rc = out_mkdir(dir, err);
+    struct outset set;
+    struct outfile out[OUT_COUNT] = {0}, svg = {0};
+    int rc = out_set_begin(&set, dir, err);
     for (int k = 0; !rc && k < OUT_COUNT; k++)
-        rc = out_open(&out[k], dir, out_names[k], err);
+        rc = out_set_open(&set, &out[k], out_names[k], err);
     if (!rc) {
         write_curves(out[OUT_CURVES].f, w);
         write_medians(out[OUT_MEDIANS].f, w);
@@ -315,50 +318,19 @@ static int write_outputs(const struct work *w, const char *dir, struct fs_err *e
     }
     for (int k = 0; !rc && k < OUT_COUNT; k++)
         rc = out_close(&out[k], err);
-    for (int k = 0; !rc && k < OUT_COUNT; k++) {
-        if ((rc = out_commit(&out[k], err)))
-            while (k-- > 0)
-                unlink(out[k].final);
+    if (!rc && !(rc = out_set_open(&set, &svg, "fill.svg", err)) && !(rc = out_close(&svg, err))) {
+        const char *gnuplot = charts_gnuplot();
+        *drawn = gnuplot && charts_exec(gnuplot, out_set_path(&set), "out='fill.svg'", "fill.gp", svg.tmp) == 0;
+        if (!*drawn)
+            out_discard(&svg);
     }
+    if (!rc)
+        rc = out_set_commit(&set, err);
     for (int k = 0; k < OUT_COUNT; k++)
         out_discard(&out[k]);
+    out_discard(&svg);
+    out_set_end(&set);
     return rc;
-}
-
-/* Run gnuplot on DIR/fill.gp into DIR/fill.svg (through a temporary
- * name).  RET: true when the chart was drawn. */
-static bool draw_chart(const char *dir, bool quiet)
-{
-    size_t len = strlen(dir) * 4 + 256;
-    char *cmd = xmalloc(len), *q = xmalloc(strlen(dir) * 4 + 3), *o = q;
-    *o++ = '\'';
-    for (const char *s = dir; *s; s++) {
-        if (*s == '\'') {
-            memcpy(o, "'\\''", 4);
-            o += 4;
-        } else {
-            *o++ = *s;
-        }
-    }
-    *o++ = '\'';
-    *o = '\0';
-    snprintf(cmd, len, "command -v gnuplot >/dev/null 2>&1 || exit 127; cd %s && "
-                       "gnuplot -e 'out=\".fill.svg.tmp\"' fill.gp && mv -f .fill.svg.tmp fill.svg",
-             q);
-    int st = system(cmd);
-    bool ok = st == 0;
-    if (!ok) {
-        snprintf(cmd, len, "rm -f %s/.fill.svg.tmp", q);
-        if (system(cmd) != 0 && !quiet)
-            fprintf(stderr, "fleetsim: fill: could not remove %s/.fill.svg.tmp\n", dir);
-    }
-    if (!ok && !quiet)
-        fprintf(stderr, "  %s; to draw the chart: cd %s && gnuplot fill.gp\n",
-                WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "gnuplot not found" : "gnuplot failed",
-                dir);
-    free(cmd);
-    free(q);
-    return ok;
 }
 
 static void print_summary(const struct work *w, int nnodes, double wall, int nthreads)
@@ -409,16 +381,18 @@ static int fill(const char *nodes, const char *pods, const char *catalog, const 
     w.errs = xcalloc((size_t)total, sizeof *w.errs);
     w.rcs = xcalloc((size_t)total, sizeof *w.rcs);
     atomic_init(&w.next, 0);
-    if ((rc = run_grid(&w, nthreads, err)) || (rc = write_outputs(&w, dir, err)))
+    bool drawn = false;
+    if ((rc = run_grid(&w, nthreads, err)) || (rc = write_outputs(&w, dir, &drawn, err)))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet)
         print_summary(&w, nnodes,
                       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
                       nthreads < total ? nthreads : total);
-    draw_chart(dir, quiet);
     if (!quiet)
-        fprintf(stderr, "  wrote %s/{fill.csv,fill-median.csv,fill.gp}\n", dir);
+        fprintf(stderr, "  wrote %s/{fill.csv,fill-median.csv,fill.gp%s}%s%s%s\n", dir, drawn ? ",fill.svg" : "",
+                drawn ? "" : "; no chart (gnuplot was not found or failed): cd ", drawn ? "" : dir,
+                drawn ? "" : " && gnuplot fill.gp");
 done:
     free(w.res);
     free(w.errs);

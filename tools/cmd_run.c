@@ -55,24 +55,26 @@ static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "ti
 /* simulate's result when a SIGINT or SIGTERM stopped it. */
 enum { RUN_INTERRUPTED = 1 };
 
-/* Simulate and write every output under its temporary name, then rename
- * them all; on any error, or a signal caught before the renames, every
- * temporary file is removed.  RET: 0, an FS_E* code or RUN_INTERRUPTED. */
+/* Simulate and write every output into the set's private folder, then
+ * swap it in for dir (reports/output.h); on any error, or a signal caught
+ * before the swap, dir keeps what it held.  RET: 0, an FS_E* code or
+ * RUN_INTERRUPTED. */
 static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet, bool check,
                     struct fs_err *err)
 {
+    struct outset set = {.lock = -1};
     struct outfile out[OUT_COUNT] = {0};
     struct run_result r = {0};
     struct report rep = {0};
     struct timespec t0, t1;
     int rc;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if ((rc = out_mkdir(dir, err)))
+    if ((rc = out_set_begin(&set, dir, err)))
         goto done;
     for (int k = 0; k < OUT_COUNT; k++)
-        if ((rc = out_open(&out[k], dir, out_names[k], err)))
+        if ((rc = out_set_open(&set, &out[k], out_names[k], err)))
             goto done;
-    if ((rc = report_open(&rep, dir, err)))
+    if ((rc = report_open(&rep, &set, err)))
         goto done;
 
     struct run_spec spec = {.sc = sc, .timeseries = out[OUT_TIMESERIES].f, .timeline = out[OUT_TIMELINE].f,
@@ -102,14 +104,8 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
         rc = RUN_INTERRUPTED;
         goto done;
     }
-    /* Do not leave some results of this run beside older ones. */
-    if ((rc = out_commit_all(out, OUT_COUNT, err)))
+    if ((rc = out_set_commit(&set, err)))
         goto done;
-    if ((rc = report_commit(&rep, err))) {
-        for (int k = 0; k < OUT_COUNT; k++)
-            unlink(out[k].final);
-        goto done;
-    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
         summary_print(stderr, r.s, r.m, &r.st);
@@ -124,6 +120,7 @@ done:
     for (int k = 0; k < OUT_COUNT; k++)
         out_discard(&out[k]);
     report_discard(&rep);
+    out_set_end(&set);
     run_result_free(&r);
     return rc;
 }

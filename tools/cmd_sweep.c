@@ -200,7 +200,7 @@ static void write_chart(FILE *csv, FILE *gp, const struct sweep *sw, const struc
             xlabel, c->ylabel, labels ? "set xtics rotate by -35 font ',8'\n" : "", labels ? ":xtic(2)" : "");
 }
 
-static int sweep_write(const struct sweep *sw, const char *dir, struct fs_err *err)
+static int sweep_write(const struct sweep *sw, struct outset *set, struct fs_err *err)
 {
     enum { F_CSV, F_JSON, F_DATA, F_GP = F_DATA + NCHARTS, F_PNG = F_GP + NCHARTS, F_COUNT = F_PNG + NCHARTS };
     struct outfile out[F_COUNT] = {0};
@@ -212,7 +212,7 @@ static int sweep_write(const struct sweep *sw, const char *dir, struct fs_err *e
         else
             snprintf(name, sizeof name, "%s.%s", charts[(k - F_DATA) % NCHARTS].name,
                      (const char *[]){"csv", "gp", "png"}[(k - F_DATA) / NCHARTS]);
-        rc = out_open(&out[k], dir, name, err);
+        rc = out_set_open(set, &out[k], name, err);
     }
     if (rc)
         goto done;
@@ -227,10 +227,10 @@ static int sweep_write(const struct sweep *sw, const char *dir, struct fs_err *e
             goto done;
     const char *gnuplot = charts_gnuplot();
     for (int c = 0; c < NCHARTS; c++)
-        if (!gnuplot || charts_render(gnuplot, dir, charts[c].name, out[F_GP + c].tmp, out[F_DATA + c].tmp,
+        if (!gnuplot || charts_render(gnuplot, out_set_path(set), charts[c].name, out[F_GP + c].tmp, out[F_DATA + c].tmp,
                                       out[F_PNG + c].tmp) != 0)
             out_discard(&out[F_PNG + c]);
-    rc = out_commit_all(out, F_COUNT, err);
+    rc = out_set_commit(set, err);
 done:
     for (int k = 0; k < F_COUNT; k++)
         out_discard(&out[k]);
@@ -323,9 +323,10 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
         a.dir = fallback;
     }
     struct fs_err err = {0};
+    struct outset set = {.lock = -1};
     rc = sweep_load(&sw, a.grid, &err);
-    if (rc == 0 && rank == 0)
-        rc = out_mkdir(a.dir, &err);
+    if (rc == 0 && rank == 0) /* the folder locked for the whole sweep */
+        rc = out_set_begin(&set, a.dir, &err);
     if (!sweep_mpi_agree(rc == 0) && rc == 0)
         rc = fs_fail(&err, FS_EINTERNAL, "%s: another MPI rank could not load the grid", a.grid);
     if (rc == 0) {
@@ -338,11 +339,12 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
     }
     sweep_mpi_end(); /* before gnuplot is forked */
     if (rc == 0 && rank == 0) {
-        rc = sweep_write(&sw, a.dir, &err);
+        rc = sweep_write(&sw, &set, &err);
         if (rc == 0 && !a.quiet)
             fprintf(stderr, "  wrote %s/{results.csv,results.json} and %d charts (%zu points)\n", a.dir,
                     (int)NCHARTS, sw.npoints);
     }
+    out_set_end(&set);
     sweep_free(&sw);
     if (rc == 0 || mute)
         return fs_exit_code(rc);
