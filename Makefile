@@ -7,7 +7,7 @@ BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-PKGS     := gsl libcjson cunit
+PKGS     := gsl libcjson cunit libmicrohttpd
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \
         -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
@@ -38,7 +38,7 @@ ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
-LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c sim/*.c reports/*.c)
+LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c sim/*.c reports/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_UTIL := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
