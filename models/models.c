@@ -39,3 +39,15 @@ void model_set_free(struct model_set *ms)
     gpu_catalog_free(ms->cat);
     *ms = (struct model_set){0};
 }
+
+double model_load_share(const struct power_model *pw, const struct gpu_catalog *cat,
+                        const struct perf_workload *w)
+{
+    return w->batch > 0 ? power_load_infer(pw, cat, w->batch) : pw->train_load;
+}
+
+double model_node_dc_w(const struct model_set *ms, const struct node_template *nt, double load)
+{
+    const struct gpu_type *g = &ms->cat->types[nt->gpu_type];
+    return node_power_eval(ms->nodes, nt, nt->gpus * power_gpu_w(g, load), load, nt->psu_count).dc_w;
+}

@@ -25,7 +25,7 @@ static const char *const curve_keys[] = {"name", "points", NULL};
 static const char *const point_keys[] = {"load", "eff", "source", NULL};
 static const char *const value_keys[] = {"value", "source", "notes", NULL};
 static const char *const node_keys[] = {"name", "gpu", "gpus", "max_w", "base_idle_w",
-                                        "psu_count", "psu_usable", "psu_rating_w",
+                                        "base_busy_w", "psu_count", "psu_usable", "psu_rating_w",
                                         "psu_curve", NULL};
 
 /* Every entry of "sources" is a string; an ID starts "ASSUMPTION" exactly
@@ -176,7 +176,6 @@ static int read_node(const struct ctx *cx, const struct gpu_catalog *cat, const 
                      const char *path, struct node_catalog *nc, struct node_template *t)
 {
     const char *gpu = NULL;
-    double max_w = 0;
     int rc = json_check_keys(jn, node_keys, cx->file, path, cx->err);
     if (!rc)
         rc = read_name(cx, jn, path, t->name);
@@ -192,23 +191,23 @@ static int read_node(const struct ctx *cx, const struct gpu_catalog *cat, const 
                      path, gpu, hint ? "; did you mean \"" : "", hint ? hint : "", hint ? "\"?" : "");
     }
     if (rc || (rc = sourced_int(cx, jn, path, "gpus", 1, NODE_MAX_GPUS, &t->gpus)) ||
-        (rc = sourced_number(cx, jn, path, "max_w", 1, 1e6, &max_w)) ||
+        (rc = sourced_number(cx, jn, path, "max_w", 1, 1e6, &t->max_w)) ||
         (rc = sourced_number(cx, jn, path, "base_idle_w", 0, 1e6, &t->base_idle_w)) ||
+        (rc = sourced_number(cx, jn, path, "base_busy_w", 0, 1e6, &t->base_busy_w)) ||
         (rc = sourced_int(cx, jn, path, "psu_count", 1, NODE_MAX_PSUS, &t->psu_count)) ||
         (rc = sourced_int(cx, jn, path, "psu_usable", 1, t->psu_count, &t->psu_usable)) ||
         (rc = sourced_number(cx, jn, path, "psu_rating_w", 1, 1e6, &t->psu_rating_w)) ||
         (rc = find_curve(cx, nc, jn, path, &t->curve)))
         return rc;
     double gpus_w = t->gpus * cat->types[t->gpu_type].tdp_w;
-    t->base_max_w = max_w - gpus_w;
-    if (t->base_max_w <= 0)
-        return fs_fail(cx->err, FS_EDATA, "%s: %s.max_w.value: %g W is not above the GPUs' "
-                       "%d x %g W TDP", cx->file, path, max_w, t->gpus,
-                       cat->types[t->gpu_type].tdp_w);
-    if (t->base_idle_w > t->base_max_w)
+    if (t->base_idle_w > t->base_busy_w)
         return fs_fail(cx->err, FS_EDATA, "%s: %s.base_idle_w.value: %g W exceeds the non-GPU "
-                       "power at full load, max_w - GPUs x TDP = %g W", cx->file, path,
-                       t->base_idle_w, t->base_max_w);
+                       "power at full GPU activity, base_busy_w = %g W", cx->file, path,
+                       t->base_idle_w, t->base_busy_w);
+    if (gpus_w + t->base_busy_w > t->max_w)
+        return fs_fail(cx->err, FS_EDATA, "%s: %s.max_w.value: %g W is below the full-load draw, "
+                       "%d x %g W TDP + base_busy_w %g W", cx->file, path, t->max_w, t->gpus,
+                       cat->types[t->gpu_type].tdp_w, t->base_busy_w);
     return 0;
 }
 
@@ -333,7 +332,7 @@ struct node_power node_power_eval(const struct node_catalog *nc, const struct no
     activity = activity < 0 ? 0 : activity > 1 ? 1 : activity;
     if (psus_ok > nt->psu_count)
         psus_ok = nt->psu_count;
-    p.dc_w = gpu_w + nt->base_idle_w + (nt->base_max_w - nt->base_idle_w) * activity;
+    p.dc_w = gpu_w + nt->base_idle_w + (nt->base_busy_w - nt->base_idle_w) * activity;
     if (psus_ok < 1) {
         /* No PSU left: the node cannot run; report it as overloaded. */
         p.psu_load = HUGE_VAL;

@@ -3,9 +3,14 @@
  * a source or is marked as an assumption.
  *
  * Electrical model of one node:
- *   base_w   = base_idle_w + (base_max_w - base_idle_w) x activity, where
+ *   base_w   = base_idle_w + (base_busy_w - base_idle_w) x activity, where
  *              activity in [0,1] is the GPUs' dynamic power as a share of
- *              their maximum (so a node at full GPU load draws max_w);
+ *              their maximum; base_w is the non-GPU power (CPUs, memory,
+ *              NVSwitches, NICs, drives, fans), from measured node-level
+ *              figures where they exist (nodes.json says which), never a
+ *              residual of the nameplate maximum: a DGX H100's 10.2 kW
+ *              maximum minus 8 x 700 W would put 4.6 kW in the host, and
+ *              overstate its measured training draw (6.74 kW DC) by 30 %;
  *   dc_w     = sum of GPU power + base_w;
  *   usable_w = min(psus_ok, psu.usable) x psu.rating_w  (the redundancy
  *              mode: 4+2 means 6 installed, 4 carry the rated load);
@@ -17,13 +22,14 @@
  *
  * nodes.json: {"about", "sources", "pue", "psu_curves": [{"name", "points":
  * [{"load", "eff", "source"}]}], "nodes": [{"name", "gpu", "gpus", "max_w",
- * "base_idle_w", "psu_count", "psu_usable", "psu_rating_w", "psu_curve"}]},
- * every number but a curve point's an object {"value", "source"[, "notes"]}
- * whose source names an entry of "sources" (an ID starting "ASSUMPTION"
- * exactly when its text starts "assumption:").  base_max_w is derived:
- * max_w - gpus x the GPU's TDP, so a node whose GPUs all draw TDP draws its
- * rated maximum.  Unknown keys and unknown names (GPU, curve, source) are
- * errors naming the file and the JSON path, with a suggestion.
+ * "base_idle_w", "base_busy_w", "psu_count", "psu_usable", "psu_rating_w",
+ * "psu_curve"}]}, every number but a curve point's an object {"value",
+ * "source"[, "notes"]} whose source names an entry of "sources" (an ID
+ * starting "ASSUMPTION" exactly when its text starts "assumption:").
+ * max_w is the nameplate maximum input; the loader checks base_idle_w <=
+ * base_busy_w and gpus x TDP + base_busy_w <= max_w.  Unknown keys and
+ * unknown names (GPU, curve, source) are errors naming the file and the
+ * JSON path, with a suggestion.
  *
  * The caller owns the catalog and frees it with node_catalog_free.
  */
@@ -53,7 +59,8 @@ struct node_template {
     char name[32];            /* "dgx-h100" */
     int gpu_type;             /* catalog index */
     int gpus;
-    double base_idle_w, base_max_w;  /* non-GPU power at idle and full load */
+    double base_idle_w, base_busy_w; /* non-GPU power at GPU activity 0 and 1 */
+    double max_w;                    /* nameplate maximum input, W */
     int psu_count, psu_usable;       /* 6 and 4 for 4+2 */
     double psu_rating_w;
     int curve;                       /* index into curves */

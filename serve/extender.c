@@ -123,7 +123,7 @@ static void sync_node(struct extender *x, size_t i)
     bool changed = false;
     for (int g = 0; g < n->gpus; g++) {
         int want = GPU_MILLI - n->anno[g] - n->pend[g];
-        want = want < 0 ? 0 : want;
+        want = want < 0 ? 0 : want > GPU_MILLI ? GPU_MILLI : want;
         int d = want - x->cl->milli[nd->gpu0 + g];
         if (d > 0)
             cluster_give(x->cl, n->id, 1ULL << g, d, 0, 0);
@@ -191,11 +191,12 @@ static void rebuild(struct extender *x)
     /* The policy hears of every pod decided so far. */
     for (size_t p = 0; p < x->npods && x->s.policy->on_job; p++) {
         const struct srv_pod *d = &x->pods[p];
+        if (d->node == (size_t)-1 || x->nodes[d->node].id < 0)
+            continue;  /* taken back, or on a node no longer in the view */
         struct job j = {.node = x->nodes[d->node].id, .nnodes = 1, .gpus = d->gpus,
                         .milli = d->milli, .gpu_mask = d->mask, .cpu_milli = d->cpu,
                         .mem_mib = d->mem, .type = x->nodes[d->node].type};
-        if (x->nodes[d->node].type >= 0)
-            x->s.policy->on_job(x->s.ctx, x->cl, &j, true);
+        x->s.policy->on_job(x->s.ctx, x->cl, &j, true);
     }
     x->st.rebuilds++;
 }
@@ -204,7 +205,7 @@ static void rebuild(struct extender *x)
 static void count_pending(struct extender *x, const struct srv_pod *d, int sign)
 {
     struct srv_node *n = &x->nodes[d->node];
-    for (int g = 0; g < n->gpus; g++)
+    for (int g = 0; g < CLUSTER_MAX_NODE_GPUS; g++)
         if (d->mask >> g & 1)
             n->pend[g] = (int16_t)(n->pend[g] + sign * d->milli);
 }

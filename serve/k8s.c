@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/readers.h"
+#include "../io/readers.h"
 #include "quantity.h"
 
 #define ANNO_GPU_COUNT "alibabacloud.com/gpu-count"

@@ -260,7 +260,8 @@ static void test_shipped_nodes(void)
     for (size_t i = 0; i < FS_ARRAY_LEN(names); i++) {
         const struct node_template *t = node_template_find(nodes, names[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-        CU_ASSERT(t->base_idle_w <= t->base_max_w && t->base_max_w > 0);
+        CU_ASSERT(t->base_idle_w <= t->base_busy_w && t->base_busy_w > 0);
+        CU_ASSERT(t->gpus * cat->types[t->gpu_type].tdp_w + t->base_busy_w <= t->max_w);
         CU_ASSERT(t->psu_usable <= t->psu_count);
     }
     CU_ASSERT_PTR_NULL(node_template_find(nodes, "dgx-h1000"));
@@ -272,12 +273,12 @@ static void test_shipped_nodes(void)
     CU_ASSERT_PTR_NULL(node_template_for_gpu(nodes, -1));
     const struct node_template *dgx = node_template_find(nodes, "dgx-h100");
     CU_ASSERT_EQUAL(dgx->gpus, 8);
-    CU_ASSERT_DOUBLE_EQUAL(dgx->base_max_w, 10200 - 8 * 700, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dgx->max_w, 10200, 1e-9);
     CU_ASSERT(dgx->psu_count == 6 && dgx->psu_usable == 4);
     CU_ASSERT_DOUBLE_EQUAL(dgx->psu_rating_w, 3300, 1e-9);
     const struct node_template *a100 = node_template_find(nodes, "dgx-a100");
     CU_ASSERT(a100->psu_count == 6 && a100->psu_usable == 3);
-    CU_ASSERT_DOUBLE_EQUAL(a100->base_max_w, 6500 - 8 * 400, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(a100->max_w, 6500, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(nodes->pue, 1.56, 1e-12);
 }
 
@@ -286,22 +287,49 @@ static void test_dgx_full_load(void)
     const struct node_template *dgx = node_template_find(nodes, "dgx-h100");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dgx);
     struct node_power p = node_power_eval(nodes, dgx, 8 * 700, 1, 6);
-    CU_ASSERT_DOUBLE_EQUAL(p.dc_w, 10200, 1e-9);
+    double full = 8 * 700 + dgx->base_busy_w;
+    CU_ASSERT_DOUBLE_EQUAL(p.dc_w, full, 1e-9);
+    CU_ASSERT(full < dgx->max_w);
     CU_ASSERT_DOUBLE_EQUAL(p.usable_w, 4 * 3300, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(p.psu_load, 10200.0 / 13200, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(p.psu_load, full / 13200, 1e-12);
     CU_ASSERT(p.psu_load < 1 && !p.overload);
     CU_ASSERT(p.wall_w > p.dc_w);
-    /* Losing two PSUs of a 4+2 set still leaves 4 x 3.3 kW; losing three
-     * does not carry 10.2 kW. */
+    /* Losing two PSUs of a 4+2 set still leaves 4 x 3.3 kW; four lost
+     * leave 6.6 kW, short of every GPU at TDP plus the host. */
     CU_ASSERT(!node_power_eval(nodes, dgx, 8 * 700, 1, 4).overload);
-    p = node_power_eval(nodes, dgx, 8 * 700, 1, 3);
-    CU_ASSERT_DOUBLE_EQUAL(p.usable_w, 3 * 3300, 1e-9);
+    p = node_power_eval(nodes, dgx, 8 * 700, 1, 2);
+    CU_ASSERT_DOUBLE_EQUAL(p.usable_w, 2 * 3300, 1e-9);
     CU_ASSERT(p.psu_load > 1 && p.overload);
     /* Idle: GPUs at idle and no activity. */
     p = node_power_eval(nodes, dgx, 8 * 70, 0, 6);
     CU_ASSERT_DOUBLE_EQUAL(p.dc_w, 560 + dgx->base_idle_w, 1e-9);
     p = node_power_eval(nodes, dgx, 8 * 700, 1, 0);
     CU_ASSERT(p.overload);
+}
+
+/* Node DC power against the node-level measurements nodes.json was
+ * calibrated on (its DERIVED_DGX_H100_BASE and SERVERGEAR_4x4090).  The
+ * tolerance, +-10 %, is the issue's; the data's own spread is wider: the
+ * same SMC table shows 8-GPU nodes at 4.7 to 6.7 kW across benchmarks.
+ * - DGX H100 training Llama-2-70B LoRA, MLPerf Training v4.0 (SMC energy
+ *   table, 2024): 6741 W DC, every GPU at the measured training load share;
+ * - Supermicro SYS-741GE with 4 x RTX 4090 under gpu_burn with CPU stress
+ *   (server-gear.com, 2024): 2160 W, every GPU at TDP (activity 1). */
+static void test_node_measured(void)
+{
+    const struct node_template *dgx = node_template_find(nodes, "dgx-h100");
+    const struct node_template *rtx = node_template_find(nodes, "pcie8-rtx4090");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dgx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rtx);
+    double w = power_gpu_w(gpu("h100-sxm"), pm->train_load);
+    double dc = node_power_eval(nodes, dgx, 8 * w, pm->train_load, 6).dc_w;
+    printf("\n    DGX H100 training: model %.0f W DC, measured 6741 W (%+.1f %%)", dc,
+           100 * (dc / 6741 - 1));
+    CU_ASSERT(fabs(dc / 6741 - 1) <= 0.10);
+    dc = node_power_eval(nodes, rtx, 4 * gpu("rtx4090")->tdp_w, 1, 4).dc_w;
+    printf("\n    4 x RTX 4090 gpu_burn: model %.0f W DC, measured 2160 W (%+.1f %%)", dc,
+           100 * (dc / 2160 - 1));
+    CU_ASSERT(fabs(dc / 2160 - 1) <= 0.10);
 }
 
 static void test_psu_curves(void)
@@ -345,9 +373,11 @@ static void test_wall_is_dc_over_eff(void)
                 CU_ASSERT(p.wall_w > p.dc_w);
             }
         }
-        /* Every template at full load draws exactly its rated maximum. */
+        /* Every template at full load draws its GPUs' TDP and the host's
+         * busy power, within its nameplate maximum. */
         struct node_power full = node_power_eval(nodes, t, t->gpus * g->tdp_w, 1, t->psu_count);
-        CU_ASSERT_DOUBLE_EQUAL(full.dc_w, t->gpus * g->tdp_w + t->base_max_w, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(full.dc_w, t->gpus * g->tdp_w + t->base_busy_w, 1e-9);
+        CU_ASSERT(full.dc_w <= t->max_w);
         CU_ASSERT(!full.overload);
     }
 }
@@ -367,6 +397,7 @@ static const char *node_file(const char *node_fields, const char *extra_top)
              "   \"gpus\": {\"value\": 4, \"source\": \"S\"},\n"
              "   \"max_w\": {\"value\": 3400, \"source\": \"S\"},\n"
              "   \"base_idle_w\": {\"value\": 200, \"source\": \"ASSUMPTION_X\"},\n"
+             "   \"base_busy_w\": {\"value\": 600, \"source\": \"S\"},\n"
              "   \"psu_count\": {\"value\": 2, \"source\": \"S\"},\n"
              "   \"psu_usable\": {\"value\": 1, \"source\": \"S\"},\n"
              "   \"psu_rating_w\": {\"value\": 2000, \"source\": \"S\"},\n"
@@ -387,7 +418,7 @@ static void test_hand_example(void)
     struct fs_err e = {0};
     CU_ASSERT_EQUAL_FATAL(node_catalog_load(node_file("", ""), cat, &nc, &e), 0);
     const struct node_template *t = node_template_find(nc, "quad");
-    CU_ASSERT_DOUBLE_EQUAL(t->base_max_w, 600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t->base_busy_w, 600, 1e-9);
     struct node_power p = node_power_eval(nc, t, 4 * 400, 0.5, 2);
     CU_ASSERT_DOUBLE_EQUAL(p.dc_w, 2000, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(p.usable_w, 2000, 1e-9);
@@ -429,7 +460,7 @@ static void test_node_errors(void)
     expect_node_error(", \"x\": {\"value\": 1}", "", "$.nodes[0]: unknown key \"x\"");
     /* One edit each to a valid file. */
     struct { const char *from, *to, *want; } cases[] = {
-        {"\"max_w\": {\"value\": 3400", "\"max_w\": {\"value\": 2800", "$.nodes[0].max_w.value: 2800 W is not above"},
+        {"\"max_w\": {\"value\": 3400", "\"max_w\": {\"value\": 2800", "$.nodes[0].max_w.value: 2800 W is below the full-load draw"},
         {"\"value\": 200, \"source\": \"ASSUMPTION_X\"", "\"value\": 700, \"source\": \"ASSUMPTION_X\"", "$.nodes[0].base_idle_w.value: 700 W exceeds"},
         {"\"gpu\": \"h100-sxm\"", "\"gpu\": \"h100-sxn\"", "$.nodes[0].gpu: unknown GPU type \"h100-sxn\"; did you mean \"h100-sxm\"?"},
         {"\"value\": \"gold\"", "\"value\": \"golden\"", "$.nodes[0].psu_curve.value: unknown PSU curve \"golden\""},
@@ -511,11 +542,12 @@ static CU_TestInfo power_tests[] = {
 
 static CU_TestInfo node_tests[] = {
     {"shipped nodes.json templates", test_shipped_nodes},
-    {"DGX H100 at full load: 6 PSUs fine, 3 overloaded", test_dgx_full_load},
+    {"DGX H100 at full load: 6 PSUs fine, 2 overloaded", test_dgx_full_load},
     {"PSU curves: exact at points, monotone between", test_psu_curves},
-    {"wall power is DC over efficiency; full load is the rated max", test_wall_is_dc_over_eff},
+    {"wall power is DC over efficiency; full load within the rated max", test_wall_is_dc_over_eff},
     {"a hand-computed node", test_hand_example},
     {"nodes.json errors name the file and JSON path", test_node_errors},
+    {"node DC power against the measured nodes", test_node_measured},
     {"power.json errors name the file and JSON path", test_power_errors},
     CU_TEST_INFO_NULL,
 };

@@ -108,8 +108,16 @@ static cJSON *build(const struct model_set *ms)
         cJSON_AddStringToObject(o, "name", nt->name);
         cJSON_AddStringToObject(o, "gpu", cat->types[nt->gpu_type].name);
         cJSON_AddNumberToObject(o, "gpus", nt->gpus);
-        cJSON_AddNumberToObject(o, "max_power_w", nt->gpus * cat->types[nt->gpu_type].tdp_w + nt->base_max_w);
+        cJSON_AddNumberToObject(o, "max_w", nt->max_w);
         cJSON_AddNumberToObject(o, "psu_usable_w", nt->psu_usable * nt->psu_rating_w);
+        cJSON *dc = cJSON_AddObjectToObject(o, "dc_power_w");
+        cJSON_AddNumberToObject(dc, "idle", model_node_dc_w(ms, nt, 0));
+        for (int k = 0; k < pm->nkinds; k++) {
+            int w = perf_workload_find(pm, pm->kind_workload[k]);
+            cJSON_AddNumberToObject(dc, pm->kind_names[k],
+                                    model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w])));
+        }
+        cJSON_AddNumberToObject(dc, "full", model_node_dc_w(ms, nt, 1));
         cJSON_AddItemToArray(nodes, o);
     }
     return root;
@@ -156,11 +164,20 @@ static void print_text(const struct model_set *ms)
             printf(" %7.1f", power_gpu_w(&cat->types[t], loads[k]));
         printf("\n");
     }
-    printf("\nNode templates\n");
+    printf("\nNode templates: DC power (W) idle, under each job kind's load, all GPUs at TDP;\n"
+           "nameplate maximum and usable PSU capacity\n  %-14s %-16s %6s", "template", "GPUs", "idle");
+    for (int k = 0; k < pm->nkinds; k++)
+        printf(" %8s", pm->kind_names[k]);
+    printf(" %6s %6s  PSUs\n", "full", "max");
     for (int i = 0; i < ms->nodes->ntemplates; i++) {
         const struct node_template *nt = &ms->nodes->templates[i];
-        printf("  %-14s %d x %-12s max %6.0f W, PSUs %d x %.0f W (%d usable: %.0f W)\n", nt->name, nt->gpus,
-               cat->types[nt->gpu_type].name, nt->gpus * cat->types[nt->gpu_type].tdp_w + nt->base_max_w,
+        printf("  %-14s %d x %-12s %6.0f", nt->name, nt->gpus, cat->types[nt->gpu_type].name,
+               model_node_dc_w(ms, nt, 0));
+        for (int k = 0; k < pm->nkinds; k++) {
+            int w = perf_workload_find(pm, pm->kind_workload[k]);
+            printf(" %8.0f", model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w])));
+        }
+        printf(" %6.0f %6.0f  %d x %.0f W (%d usable: %.0f W)\n", model_node_dc_w(ms, nt, 1), nt->max_w,
                nt->psu_count, nt->psu_rating_w, nt->psu_usable, nt->psu_usable * nt->psu_rating_w);
     }
 }

@@ -8,7 +8,7 @@
 
 #include "../base/signals.h"
 #include "../serve/http.h"
-#include "../sim/readers.h"
+#include "../io/readers.h"
 #include "cli.h"
 
 #define SERVE_DEFAULT_LISTEN "127.0.0.1:8888"

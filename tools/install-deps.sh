@@ -20,7 +20,8 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
-  libcunit1-dev, libmicrohttpd-dev (fleetsim serve), gnuplot-nox
+  libcunit1-dev, libmicrohttpd-dev (fleetsim serve), curl (its test),
+  gnuplot-nox
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -61,7 +62,7 @@ for arg in "$@"; do
     esac
 done
 
-packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libmicrohttpd-dev gnuplot-nox)
+packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libmicrohttpd-dev curl gnuplot-nox)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi
