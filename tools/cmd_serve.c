@@ -30,17 +30,26 @@ static int usage(int code)
                "                       on every interface; port 0 takes any free port\n"
                "  -p, --policy NAME    placement policy (default fgd); any of:\n"
                "                      ");
-    for (size_t i = 0; sched_policies[i]; i++)
-        fprintf(f, "%s%s", i == 6 || i == 12 ? "\n                       " : " ", sched_policies[i]->name);
+    int col = 22;
+    for (size_t i = 0; sched_policies[i]; i++) {
+        int len = (int)strlen(sched_policies[i]->name) + 1;
+        if (col + len > 79) {
+            fprintf(f, "\n                      ");
+            col = 22;
+        }
+        fprintf(f, " %s", sched_policies[i]->name);
+        col += len;
+    }
     fprintf(f, "\n"
-               "  -w, --workload FILE  the pods the policy prepares for (fgd: its typical pods);\n"
-               "                       without it, policies that need one see an empty workload\n"
+               "  -w, --workload FILE  the pods the policy prepares for (fgd: its typical\n"
+               "                       pods); without it such policies see no workload\n"
                "  -f, --format NAME    the workload's trace format (default openb)\n"
                "      --catalog FILE   GPU catalog (default: $FLEETSIM_DATA/gpus.json or the\n"
                "                       shipped one)\n"
                "  -s, --seed N         seed for policies that draw at random (default 42)\n"
-               "      --log FILE       one CSV line per extender call: " SERVE_LOG_HEADER "\n"
-               "      --max-body BYTES largest request body (default %u); larger ones get 400\n"
+               "      --log FILE       one CSV line per extender call:\n"
+               "                       " SERVE_LOG_HEADER "\n"
+               "      --max-body BYTES largest request body (default %u); larger: 400\n"
                "      --timeout SECONDS close connections idle this long (default 30)\n"
                "      --max-conns N    connections open at once (default 64)\n"
                "  -q, --quiet          print nothing but errors\n"

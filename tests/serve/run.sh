@@ -6,7 +6,8 @@
 # the status are compared), /healthz and /metrics (whose counters match the
 # requests made), a malformed body and one over --max-body get 400 with a
 # message, an unknown path 404 and a wrong method 405; a taken port exits
-# 69 saying so, a bad --listen 64; SIGTERM and SIGINT stop it with exit 0.
+# 69 saying so, a bad --listen 64; SIGTERM and SIGINT stop it with exit 0;
+# docs/serve.md quotes --help as it is.
 # A keep-alive call must not wait for Nagle's algorithm (median < 20 ms;
 # with the ~40 ms Nagle + delayed-ACK stall every call would exceed it).
 #
@@ -71,6 +72,10 @@ status() {
     [ $# -ge 3 ] && data=(--data-binary "@$3")
     curl -s -o "$tmp/body" -w '%{http_code}' -X "$1" "${data[@]}" "$url$2"
 }
+
+# docs/serve.md quotes --help verbatim.
+diff <("$fleetsim" serve --help) <(sed -n '/^\$ fleetsim serve --help$/,/^```$/p' "$here/../../docs/serve.md" | sed '1d;$d') >"$tmp/help.diff" ||
+    bad "docs/serve.md's --help block differs from fleetsim serve --help: $(cat "$tmp/help.diff")"
 
 start --max-body 100000 || exit 1
 [ "$(status GET /healthz)" = 200 ] && grep -qx ok "$tmp/body" || bad "/healthz"
