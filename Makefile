@@ -17,7 +17,7 @@ WARN += -Werror
 endif
 
 # MPI=1: the same sources built with Open MPI's mpicc and -DFS_MPI into a
-# folder of their own (tools/sweep_mpi.c is the only code that uses MPI).
+# folder of their own (run/exec_mpi.c is the only code that uses MPI).
 ifeq ($(MPI),1)
 BUILD    ?= build-mpi
 CC       := mpicc
@@ -39,7 +39,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
 LIBS        = $(PKG_LIBS) -lglpk -lm
 
-LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c sim/*.c reports/*.c)
+LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_UTIL := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
@@ -82,6 +82,7 @@ check: deps
 
 run-check: $(FLEETSIM) $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
+	tests/layers/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/elastic.h"
+
 const char *const saving_reasons[SAVE_COUNT] = {
     "billing model", "cheaper GPU types", "fewer GPUs needed", "higher utilization", "energy",
 };
@@ -51,13 +53,29 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
         type_usd[t] += p * s->cl->nodes[n].gpus;
     }
     out->window_months = cost_months(s->end);
+    double alloc_gpu_s = 0, paid_gpu_s = 0;
     for (int t = 0; t < sc->cat->n; t++) {
         if (!m->capacity[t])
             continue;
+        double util = metrics_utilization(m, t, s->end), window_s = fs_to_seconds(s->end);
         out->gpu_month_usd[t] = type_usd[t] / (double)m->capacity[t];
-        out->capacity_month_usd += type_usd[t];
-        out->idle_month_usd += type_usd[t] * (1 - metrics_utilization(m, t, s->end));
+        alloc_gpu_s += util * (double)m->capacity[t] * window_s;
+        if (s->elastic && b == COST_CLOUD) {
+            double billed = s->elastic->billed_gpu_s[t];
+            if (s->elastic->hold == COST_HOLD_SPOT)
+                out->gpu_month_usd[t] *= 1 - sc->prices->elastic.spot_discount.value;
+            double usd = out->gpu_month_usd[t] * billed / 3600 / COST_MONTH_HOURS / out->window_months;
+            out->capacity_month_usd += usd;
+            out->idle_month_usd += billed > 0 ? usd * (1 - util * (double)m->capacity[t] * window_s / billed) : 0;
+            paid_gpu_s += billed;
+        } else {
+            out->capacity_month_usd += type_usd[t];
+            out->idle_month_usd += type_usd[t] * (1 - util);
+            paid_gpu_s += (double)m->capacity[t] * window_s;
+        }
     }
+    out->gpus = paid_gpu_s / fs_to_seconds(s->end);
+    out->utilization = paid_gpu_s > 0 ? alloc_gpu_s / paid_gpu_s : 0;
     if (b == COST_OWNED) {
         struct cost_owned_terms terms = cost_owned_terms(sc->prices, sc->pue);
         double month_kwh = m->en.wall_j / 3.6e6 / out->window_months; /* at the wall */

@@ -553,6 +553,17 @@ int scenario_load_tree(const cJSON *root, const char *path, const struct scenari
         (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)) ||
         (rc = scenario_load_faults(root, path, sc, err)))
         goto err;
+    /* Elastic instances come and go with the work; failures of instances
+     * nobody holds are not modelled (spot interruptions are). */
+    if (sc->cost.hold != COST_HOLD_FIXED && (sc->faults || sc->maint_every > 0)) {
+        rc = fs_fail(err, FS_EDATA, "%s: $.faults: node faults are not simulated with billing "
+                     "cloud_elastic or cloud_spot", path);
+        goto err;
+    }
+    if (sc->cost.hold != COST_HOLD_FIXED && !sc->prices) {
+        rc = fs_fail(err, FS_EDATA, "%s: $.cost.billing: elastic and spot clouds need prices.json", path);
+        goto err;
+    }
     *out = sc;
     return 0;
 err:
