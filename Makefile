@@ -36,7 +36,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
               $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
-LIBS        = $(PKG_LIBS) -lm
+# GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
+LIBS        = $(PKG_LIBS) -lglpk -lm
 
 LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
@@ -68,7 +69,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(BUILD)/libfleetsim.a
 # deps installs missing Debian packages (tools/install-deps.sh); demo and
 # check call it first, then re-enter make so pkg-config sees the result.
 deps:
-	@pkg-config --exists $(PKGS) || tools/install-deps.sh
+	@{ pkg-config --exists $(PKGS) && [ -r /usr/include/glpk.h ]; } || tools/install-deps.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory run-demo

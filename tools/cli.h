@@ -30,6 +30,10 @@ int cli_fail(const struct fs_err *err);
  * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
 const char *cli_default_catalog(void);
 
+/* -o PATH into *out for the subcommand cmd.  RET: 0, or 64 with the
+ * message printed when PATH is empty (an unset $OUTDIR). */
+int cli_parse_output(const char *cmd, const char *arg, const char **out);
+
 /* --seed N into so.  RET: 0, or 64 with the message printed. */
 int cli_parse_seed(const char *arg, struct scenario_options *so);
 

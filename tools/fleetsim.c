@@ -50,6 +50,16 @@ int cli_fail(const struct fs_err *err)
     return fs_exit_code(err->code);
 }
 
+int cli_parse_output(const char *cmd, const char *arg, const char **out)
+{
+    if (!*arg) {
+        fprintf(stderr, "fleetsim: %s: -o \"\": the output path is empty\n", cmd);
+        return 64;
+    }
+    *out = arg;
+    return 0;
+}
+
 int cli_parse_seed(const char *arg, struct scenario_options *so)
 {
     char *end;
@@ -57,6 +67,11 @@ int cli_parse_seed(const char *arg, struct scenario_options *so)
     unsigned long long v = strtoull(arg, &end, 10);
     if (errno || *end || arg[0] < '0' || arg[0] > '9') {
         fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", arg);
+        return 64;
+    }
+    if (v > FS_SEED_MAX) {
+        fprintf(stderr, "fleetsim: --seed: %s is out of range [0, 2^53 = %llu]\n", arg,
+                (unsigned long long)FS_SEED_MAX);
         return 64;
     }
     so->has_seed = true;

@@ -20,8 +20,8 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
-  libcunit1-dev, libmicrohttpd-dev (fleetsim serve), curl (its test),
-  gnuplot-nox
+  libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
+  test), gnuplot-nox
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -62,7 +62,7 @@ for arg in "$@"; do
     esac
 done
 
-packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libmicrohttpd-dev curl gnuplot-nox)
+packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi
@@ -88,6 +88,11 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     else
         missing+=("gsl (pkg-config)" "libcjson (pkg-config)" "cunit (pkg-config)" "libmicrohttpd (pkg-config)")
     fi
+    # GLPK ships no pkg-config file: look for its header.
+    for d in /usr/include /usr/local/include; do
+        [[ -r $d/glpk.h ]] && break
+        [[ $d == /usr/local/include ]] && missing+=("glpk (glpk.h)")
+    done
     if ((with_mpi)); then
         command -v mpicc >/dev/null 2>&1 || missing+=("mpicc (Open MPI)")
     fi
@@ -109,7 +114,8 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     say "Install these with your package manager, then run make again:"
     say "  a C11 compiler and make, pkg-config, gnuplot (no X11 needed),"
     say "  and the development packages of GSL, cJSON, CUnit and libmicrohttpd,"
-    say "  which pkg-config must find as: gsl, libcjson, cunit, libmicrohttpd"
+    say "  which pkg-config must find as: gsl, libcjson, cunit, libmicrohttpd,"
+    say "  and of GLPK (glpk.h)"
     if ((with_mpi)); then
         say "  and Open MPI (mpicc, mpirun)"
     fi
