@@ -41,7 +41,7 @@ struct sweep_param {
 /* A point's figures, as the master keeps them. */
 struct sweep_row {
     uint64_t seed;              /* the seed the run used */
-    double v[METRIC_MAX];     /* run_sim_metrics */
+    double v[METRIC_MAX];     /* metric_values */
 };
 
 struct sweep {
