@@ -129,7 +129,7 @@ static const struct code_info *code_info(int code)
     for (size_t i = 0; i < FS_ARRAY_LEN(codes); i++)
         if (codes[i].code == code)
             return &codes[i];
-    return &codes[FS_ARRAY_LEN(codes) - 1]; /* INTERNAL */
+    return code_info(FS_EINTERNAL); /* an unknown code is an internal error */
 }
 
 const char *fs_code_name(int code) { return code == FS_OK ? "OK" : code_info(code)->name; }
