@@ -390,7 +390,7 @@ static int load_header(struct ctx *c, const cJSON *root)
     if ((rc = json_check_keys(root, keys, c->file, "$", c->err)) ||
         (rc = json_string(root, "name", true, &name, c->file, "$", c->err)) ||
         (rc = json_string(root, "description", false, &desc, c->file, "$", c->err)) ||
-        (rc = json_int(root, "seed", false, 0, (int64_t)1 << 53, &seed, c->file, "$", c->err)) ||
+        (rc = json_int(root, "seed", false, 0, (int64_t)FS_SEED_MAX, &seed, c->file, "$", c->err)) ||
         (rc = json_number(root, "horizon_s", false, 1, SCEN_MAX_SPAN_S, &horizon, c->file, "$", c->err)))
         return rc;
     c->sc->name = xstrdup(name);

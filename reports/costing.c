@@ -32,12 +32,6 @@ const char *saving_wording(enum saving k, double usd)
     return words[k][usd < 0];
 }
 
-/* GPU-microseconds job j held before end, in all its segments. */
-static double job_gpu_us(const struct job *j, fs_time end)
-{
-    return j->seg < 0 ? 0 : job_gpus(j) * (double)job_ran(j, end);
-}
-
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
                         enum cost_commit c, struct fleet_cost *out)
 {
@@ -111,22 +105,20 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
     out->ok = true;
 }
 
-int fleet_cost_teams(const struct sim *s, const struct fleet_cost *fc, struct team_cost *teams,
-                     double *idle_line, struct fs_err *err)
+int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct fleet_cost *fc,
+                     struct team_cost *teams, double *idle_line, struct fs_err *err)
 {
     const struct workload *wl = &s->sc->wl;
     size_t n = wl->nteams;
     double *used = xcalloc(n + 1, sizeof *used);
     for (size_t k = 0; k < n; k++)
         teams[k] = (struct team_cost){.team = wl->teams[k]};
-    for (size_t i = 0; i < s->njobs; i++) {
-        const struct job *j = &s->jobs[i];
-        double us = job_gpu_us(j, s->end);
-        if (us <= 0)
-            continue;
-        teams[j->team].gpu_h += us / 3.6e9;
-        used[j->team] += us * fc->gpu_month_usd[j->type];
-    }
+    for (size_t k = 0; k < n; k++)
+        for (int t = 0; t < m->ntypes; t++) {
+            double us = m->team_us[k * (size_t)m->ntypes + (size_t)t];
+            teams[k].gpu_h += us / 3.6e9;
+            used[k] += us * fc->gpu_month_usd[t];
+        }
     /* Capacity in the same dollar-microseconds: every GPU over the window. */
     double capacity = fc->capacity_month_usd * (double)s->end;
     struct cost_share *shares = xcalloc(n + 1, sizeof *shares);

@@ -64,11 +64,12 @@ struct fleet_cost {
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
                         enum cost_commit c, struct fleet_cost *out);
 
-/* The month of fc attributed to the workload's teams.  OUT teams[nteams of
+/* The month of fc attributed to the workload's teams, each charged for
+ * the GPU time its jobs held on each type (m->team_us).  OUT teams[nteams of
  * the workload], *idle_line (USD per month not shared out).  RET: 0 or
  * FS_EDATA (cost_attribute's checks). */
-int fleet_cost_teams(const struct sim *s, const struct fleet_cost *fc, struct team_cost *teams,
-                     double *idle_line, struct fs_err *err);
+int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct fleet_cost *fc,
+                     struct team_cost *teams, double *idle_line, struct fs_err *err);
 
 /* Demand: reference GPU-hours submitted per whole day of the window (the
  * jobs' work on their reference GPU), fitted and projected for months

@@ -74,9 +74,10 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
         closedir(d);
         qsort(*out, *n, sizeof **out, cmp_str);
     } else {
-        FILE *f = fopen(suite, "r");
-        if (!f)
-            return fs_fail(err, FS_ENOINPUT, "%s: cannot open", suite);
+        FILE *f;
+        int rc = fs_open_input(suite, &f, err);
+        if (rc)
+            return rc;
         char line[1024], base[1024];
         snprintf(base, sizeof base, "%s", suite);
         char *slash = strrchr(base, '/');
@@ -130,16 +131,8 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
     }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", file);
-    char *slash = strrchr(dir, '/');
-    const char *name = slash ? slash + 1 : file;
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
     struct outfile o = {0};
-    int rc = out_open(&o, dir, name, err);
+    int rc = out_open_path(&o, file, err);
     if (rc == 0 && (fputs(text, o.f) < 0 || fputc('\n', o.f) == EOF))
         rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write", file);
     if (rc == 0 && (rc = out_close(&o, err)) == 0)
@@ -147,6 +140,34 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
     out_discard(&o);
     free(text);
     return rc;
+}
+
+/* Fail closed: every scenario of the baseline must be an object holding
+ * every metric as a finite number, so a gutted, string-valued or infinite
+ * entry is an error naming the scenario and the metric, never a metric
+ * that silently passes.  RET: 0 or FS_EDATA. */
+static int check_baseline(const cJSON *root, const char *file, struct fs_err *err)
+{
+    const cJSON *all = NULL, *o;
+    int rc = json_child(root, "scenarios", true, cJSON_Object, &all, file, "$", err);
+    if (rc)
+        return rc;
+    cJSON_ArrayForEach(o, all) {
+        if (!cJSON_IsObject(o))
+            return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"]: expected an object of metrics", file,
+                           o->string);
+        for (int k = 0; k < NMETRICS; k++) {
+            const char *name = run_metric_names[metrics[k].id];
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, name);
+            if (!b)
+                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: missing (regenerate the baseline "
+                                              "with --update)", file, o->string, name);
+            if (!cJSON_IsNumber(b) || !isfinite(b->valuedouble))
+                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: expected a finite number", file,
+                               o->string, name);
+        }
+    }
+    return 0;
 }
 
 /* Compare with the baseline and print the table.  RET: 0, 1 (worse or
@@ -173,14 +194,13 @@ static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS]
         for (int k = 0; k < NMETRICS; k++) {
             const struct metric *mt = &metrics[k];
             const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, run_metric_names[mt->id]);
-            if (!cJSON_IsNumber(b)) {
-                printf("%-40s %-22s %14s %14.6g %9s  %s\n", paths[i], run_metric_names[mt->id], "-", v[i][k], "-", "new metric");
-                continue;
-            }
-            double base = b->valuedouble, now = v[i][k], d = now - base;
+            double base = b->valuedouble, now = v[i][k], d = now - base; /* check_baseline: finite */
             double tol = fmax(mt->rel * fabs(base), mt->abs);
             const char *verdict = "unchanged";
-            if (fabs(d) > tol) {
+            if (!isfinite(now)) { /* not a number is never within tolerance */
+                verdict = "WORSE";
+                worse++;
+            } else if (fabs(d) > tol) {
                 bool good = d * mt->better > 0;
                 verdict = good ? "better" : "WORSE";
                 good ? better++ : worse++;
@@ -207,6 +227,8 @@ int regress_run(const struct regress_opts *o, struct fs_err *err)
     cJSON *check = NULL;
     /* A baseline that cannot be read fails now, not after the suite ran. */
     int rc = update ? 0 : json_load_file(baseline, &check, err);
+    if (rc == 0 && !update)
+        rc = check_baseline(check, baseline, err);
     cJSON_Delete(check);
     if (rc == 0)
         rc = suite_list(o->suite, &paths, &n, err);

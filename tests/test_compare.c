@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../reports/compare.h"
+#include "../sim/faults_run.h"
 #include "../study/compare_run.h"
 #include "testutil.h"
 
@@ -96,7 +97,7 @@ static void test_team_shares(void)
         double idle_line = -1, sum = 0, used = 0, gpu_h = 0;
         struct fs_err err = {0};
         CU_ASSERT_EQUAL_FATAL(r.sc->wl.nteams, 2);
-        CU_ASSERT_EQUAL_FATAL(fleet_cost_teams(r.s, &fc, teams, &idle_line, &err), 0);
+        CU_ASSERT_EQUAL_FATAL(fleet_cost_teams(r.s, r.m, &fc, teams, &idle_line, &err), 0);
         for (int i = 0; i < 2; i++) {
             sum += teams[i].share.used_usd + teams[i].share.idle_usd;
             used += teams[i].share.used_usd;
@@ -124,6 +125,37 @@ static double sum_lines(const double line[SAVE_COUNT])
 
 /* Every pair of factor sets: the lines add up; a change in one factor
  * lands on its line alone. */
+/* With failures evicting and requeueing jobs (scenarios/failover.json),
+ * each team is charged per type exactly the GPU time the metrics
+ * integrated for that type (alloc_us, kept independently, event by
+ * event), and the attribution stays finite. */
+static void test_team_time_after_evictions(void)
+{
+    struct run_result r;
+    tu_sim_run(&r, tu_path("scenarios/failover.json"), NULL);
+    CU_ASSERT_TRUE_FATAL(r.s->faults && r.s->faults->interruptions > 0);
+    for (int t = 0; t < r.m->ntypes; t++) {
+        double teams = 0, alloc = (double)r.m->alloc_us[t] / GPU_MILLI;
+        for (size_t k = 0; k < r.sc->wl.nteams; k++)
+            teams += r.m->team_us[k * (size_t)r.m->ntypes + (size_t)t];
+        CU_ASSERT_TRUE(close_rel(teams, alloc, 1e-9) || (teams == 0 && alloc == 0));
+    }
+    struct fleet_cost fc;
+    fleet_cost_compute(r.s, r.m, r.sc->cost.billing, r.sc->cost.commit, &fc);
+    struct team_cost *teams = calloc(r.sc->wl.nteams + 1, sizeof *teams);
+    double idle_line = 0, sum = idle_line;
+    struct fs_err err = {0};
+    if (fc.ok) {
+        CU_ASSERT_EQUAL(fleet_cost_teams(r.s, r.m, &fc, teams, &idle_line, &err), 0);
+        sum = idle_line;
+        for (size_t k = 0; k < r.sc->wl.nteams; k++)
+            sum += teams[k].share.used_usd + teams[k].share.idle_usd;
+        CU_ASSERT_TRUE(close_rel(sum, fc.month_usd, 1e-9));
+    }
+    free(teams);
+    run_result_free(&r);
+}
+
 static void test_savings(void)
 {
     const struct cost_factors base = {.month_usd = 1000, .energy_month_usd = 100, .gpus = 10,
@@ -341,6 +373,7 @@ int main(void)
     CU_TestInfo tests[] = {
         {"billing models by hand", test_billing_by_hand},
         {"team shares add up", test_team_shares},
+        {"team GPU time per type after evictions", test_team_time_after_evictions},
         {"savings add up, one line per change", test_savings},
         {"compare.json", test_compare_json},
         {"compare.json: every billing, break-evens, summary first", test_billing_contract},

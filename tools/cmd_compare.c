@@ -51,7 +51,10 @@ int cmd_compare(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:P:s:qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("compare", optarg, &dir))
+                return 64;
+            break;
         case 'P': policies = optarg; break;
         case 's':
             if (cli_parse_seed(optarg, &so))

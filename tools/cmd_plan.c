@@ -148,6 +148,8 @@ static int parse_seeds(struct plan *p, char *list)
         unsigned long long v = strtoull(s, &end, 10);
         if (errno || *end || s[0] < '0' || s[0] > '9')
             return bad("--seeds", "\"%s\" is not a non-negative integer", s);
+        if (v > FS_SEED_MAX)
+            return bad("--seeds", "%s is out of range [0, 2^53 = %llu]", s, (unsigned long long)FS_SEED_MAX);
         if (p->nseeds == PLAN_MAX_SEEDS)
             return bad("--seeds", "at most %d seeds", PLAN_MAX_SEEDS);
         for (int k = 0; k < p->nseeds; k++)
@@ -279,7 +281,10 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         case 's': seeds = optarg; break;
         case 'B': p->brute = true; break;
         case 'c': p->catalog_opt = optarg; break;
-        case 'o': *dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("plan", optarg, dir))
+                return 64;
+            break;
         case 'q': p->quiet = true; break;
         case 'h': return usage(0);
         case ':':

@@ -144,7 +144,10 @@ int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("run", optarg, &dir))
+                return 64;
+            break;
         case 's':
             if (cli_parse_seed(optarg, &so))
                 return 64;

@@ -279,7 +279,10 @@ static int parse_args(int argc, char **argv, struct args *a)
             if (parse_jobs(optarg, &a->jobs))
                 return 64;
             break;
-        case 'o': a->dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("sweep", optarg, &a->dir))
+                return 64;
+            break;
         case 'c': a->catalog = optarg; break;
         case 'q': a->quiet = true; break;
         case 'h': return usage(0);
