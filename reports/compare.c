@@ -48,10 +48,12 @@ static void describe_fleet(char *buf, size_t n, const struct sim *s, const struc
                      (long long)m->capacity[t], s->sc->cat->types[t].name);
 }
 
-void compare_entry_fill(struct compare_entry *e, const struct sim *s, const struct metrics *m,
-                        const struct run_stats *st, enum cost_billing base_billing,
-                        enum cost_commit base_commit)
+void compare_entry_fill(struct compare_entry *e, const struct run_result *r,
+                        enum cost_billing base_billing, enum cost_commit base_commit)
 {
+    const struct sim *s = r->s;
+    const struct metrics *m = r->m;
+    const struct run_stats *st = &r->st;
     const struct scenario *sc = s->sc;
     memset(e, 0, sizeof *e);
     snprintf(e->scenario, sizeof e->scenario, "%s", sc->path);
@@ -60,10 +62,8 @@ void compare_entry_fill(struct compare_entry *e, const struct sim *s, const stru
     e->fingerprint = compare_fingerprint(s);
     e->njobs = s->njobs;
     e->st = *st;
-    e->energy_kwh = m->en.wall_j * sc->pue / 3.6e6;
-    for (int32_t n = 0; n < m->en.nnodes; n++)
-        e->psu_peak_pct = fmax(e->psu_peak_pct, 100 * m->en.psu[n].peak);
-    fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &e->cost);
+    metric_values(r, e->v);
+    e->cost = r->cost;
     struct fleet_cost as_base;
     fleet_cost_compute(s, m, base_billing, base_commit, &as_base);
     /* GPUs paid for (an elastic fleet's mean) x their utilization is the
@@ -80,9 +80,7 @@ void compare_entry_fill(struct compare_entry *e, const struct sim *s, const stru
         .price_as_base = as_base.ok ? as_base.capacity_month_usd / as_base.gpus : NAN,
     };
     e->waits = xmalloc((s->njobs + 1) * sizeof *e->waits);
-    for (size_t i = 0; i < s->sc->nbatch; i++)
-        if (s->jobs[i].start >= 0)
-            e->waits[e->nwaits++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
+    e->nwaits = summary_waits(s, e->waits);
     gsl_sort(e->waits, 1, e->nwaits);
 }
 
@@ -177,26 +175,8 @@ static int write_json(FILE *f, const struct compare_entry *e, int n)
         cJSON_AddStringToObject(o, "billing", cost_billing_names[e[i].cost.billing]);
         cJSON_AddStringToObject(o, "commit", cost_commit_names[e[i].cost.commit]);
         cJSON_AddItemToObject(o, "metrics", mt);
-        num(mt, "utilization", e[i].st.utilization);
-        num(mt, "wait_p95_s", e[i].st.wait_p95);
-        num(mt, "wait_mean_s", e[i].st.wait_mean);
-        num(mt, "jct_mean_s", e[i].st.jct_mean);
-        num(mt, "energy_kwh", e[i].energy_kwh);
-        num(mt, "psu_peak_pct", e[i].psu_peak_pct);
-        bool ok = e[i].cost.ok;
-        num(mt, "cost_month_usd", ok ? e[i].cost.month_usd : NAN);
-        num(mt, "cost_window_usd", ok ? e[i].cost.window_usd : NAN);
-        num(mt, "cost_per_gpu_hour_usd", ok && e[i].cost.usd_per_gpu_h > 0 ? e[i].cost.usd_per_gpu_h : NAN);
-        num(mt, "idle_month_usd", ok ? e[i].cost.idle_month_usd : NAN);
-        num(mt, "gpus", e[i].f.gpus);
-        num(mt, "jobs", (double)e[i].njobs);
-        num(mt, "jobs_completed", (double)e[i].st.completed);
-        num(mt, "completed_gpu_hours", e[i].cost.completed_gpu_h);
-        num(mt, "slo_attainment", e[i].st.slo_attainment);
-        num(mt, "service_downtime_s", e[i].st.svc_down_s);
-        num(mt, "evictions", (double)e[i].st.evictions);
-        num(mt, "migrations", (double)e[i].st.migrations);
-        num(mt, "lost_gpu_hours", e[i].st.lost_gpu_h);
+        for (int k = 0; k < metric_count; k++)
+            num(mt, metric_table[k].name, e[i].v[k]);
         cJSON_AddItemToObject(o, "savings", sv);
         for (int k = 0; k < SAVE_COUNT; k++) {
             cJSON *l = cJSON_CreateObject();
@@ -221,7 +201,7 @@ enum { CH_BILLING, CH_COST, CH_WAITS, CH_COUNT };
 static const char *const ch_names[CH_COUNT] = {"billing", "cost", "waits"};
 static const char *const ch_titles[CH_COUNT] = {"Monthly cost against utilization, each billing model",
                                                 "Cost per 730-h month (USD), each run as billed",
-                                                "Job waits: fraction of started jobs waiting at most x"};
+                                                "Job waits: fraction of submitted jobs waiting at most x"};
 
 static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct compare_entry *e, int n)
 {
@@ -244,7 +224,7 @@ static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct com
           "plot datafile using 2:xtic(1) title 'GPU capacity', '' using 3 title 'energy'\n",
           gp[CH_COST]);
     charts_gp_head(gp[CH_WAITS], ch_names[CH_WAITS], ch_titles[CH_WAITS]);
-    fprintf(gp[CH_WAITS], "set xlabel 'wait (h)'\nset ylabel 'fraction of started jobs'\n"
+    fprintf(gp[CH_WAITS], "set xlabel 'wait (h)'\nset ylabel 'fraction of submitted jobs'\n"
                           "set yrange [0:1]\nset logscale x\nset xrange [0.01:*]\n"
                           "plot for [i=0:%d] datafile index i using ($1 < 0.01 ? 0.01 : $1):2 "
                           "with steps lw 2 title columnhead(1)\n",
@@ -266,7 +246,7 @@ static void side_by_side(const struct doc *d, const struct compare_entry *e, int
         char usd[32];
         doc_kv(d, x->name, "%.0f | %s | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %.2f | %.1f", x->f.gpus,
                bill, 100 * x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
-               x->energy_kwh / 1e3, x->psu_peak_pct, compare_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
+               x->st.energy_kwh / 1e3, 100 * x->st.psu_peak, compare_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
                100 * x->st.slo_attainment);
     }
     doc_table_end(d);

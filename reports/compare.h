@@ -6,7 +6,8 @@
  * Files written to the output folder (each under a temporary name until
  * every one is complete, then renamed; on error none is left):
  *   compare.json           one object per run: name, scenario, policy,
- *                          billing, metrics{...}, savings[{reason, wording,
+ *                          billing, metrics{every row of the metric
+ *                          table, metric.h}, savings[{reason, wording,
  *                          usd_month}], savings_total_usd_month, and its
  *                          work priced every way (reports/billing.h):
  *                          own_billing, cost_by_billing_usd_month{owned,
@@ -34,7 +35,7 @@
 
 #include "billing.h"
 #include "costing.h"
-#include "summary.h"
+#include "metric.h"
 
 struct compare_entry {
     char name[96];
@@ -44,11 +45,10 @@ struct compare_entry {
     uint64_t fingerprint;          /* of the workload (compare_fingerprint) */
     size_t njobs;
     struct run_stats st;
-    double energy_kwh;             /* facility: wall x PUE */
-    double psu_peak_pct;           /* highest node PSU load, % of usable capacity */
+    double v[METRIC_MAX];          /* the metric table's rows (metric_values) */
     struct fleet_cost cost;        /* under the scenario's billing */
     struct cost_factors f;
-    double *waits;                 /* sorted, seconds; nwaits of them */
+    double *waits;                 /* sorted, seconds (summary_waits); nwaits of them */
     size_t nwaits;
     double savings[SAVE_COUNT];    /* against the baseline, USD per month */
     double savings_total;
@@ -71,12 +71,11 @@ double compare_cheapest_other(const struct compare_entry *e, int n, int i, bool 
  * work): equal for the same workload, whatever the fleet. */
 uint64_t compare_fingerprint(const struct sim *s);
 
-/* Fill e from the finished run s; base_billing/base_commit: the baseline's
+/* Fill e from the finished run r; base_billing/base_commit: the baseline's
  * billing (the run's own for the baseline), to price this fleet as the
  * baseline is paid for. */
-void compare_entry_fill(struct compare_entry *e, const struct sim *s, const struct metrics *m,
-                        const struct run_stats *st, enum cost_billing base_billing,
-                        enum cost_commit base_commit);
+void compare_entry_fill(struct compare_entry *e, const struct run_result *r,
+                        enum cost_billing base_billing, enum cost_commit base_commit);
 void compare_entry_free(struct compare_entry *e);
 
 /* Compute every entry's savings against e[0], then write the files to dir.

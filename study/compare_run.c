@@ -94,7 +94,7 @@ int compare_run(const char *path, const struct scenario_options *so, struct comp
     }
     enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
     enum cost_commit bc = i ? e[0].cost.commit : r.sc->cost.commit;
-    compare_entry_fill(&e[i], r.s, r.m, &r.st, bb, bc);
+    compare_entry_fill(&e[i], &r, bb, bc);
     set_name(&e[i], so->policy ? so->policy : r.sc->name, i, e);
     if (i > 0 && e[i].fingerprint != e[0].fingerprint)
         rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "

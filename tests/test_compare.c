@@ -215,7 +215,7 @@ static void test_compare_json(void)
     struct run_result r[2];
     for (int i = 0; i < 2; i++) {
         run(&r[i], cost[i], 172800, policy[i]);
-        compare_entry_fill(&e[i], r[i].s, r[i].m, &r[i].st, COST_CLOUD, COST_ON_DEMAND);
+        compare_entry_fill(&e[i], &r[i], COST_CLOUD, COST_ON_DEMAND);
         snprintf(e[i].name, sizeof e[i].name, "%s", policy[i]);
     }
     CU_ASSERT_EQUAL(e[0].fingerprint, e[1].fingerprint);
