@@ -7,7 +7,7 @@ BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-PKGS     := gsl libcjson cunit
+PKGS     := gsl libcjson cunit libmicrohttpd
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \
         -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
@@ -39,7 +39,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
 LIBS        = $(PKG_LIBS) -lglpk -lm
 
-LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c)
+LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_UTIL := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
@@ -90,6 +90,7 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 

@@ -37,7 +37,8 @@ int fs_seconds_ok(double s);
     X(DATA, 2, 65, "bad input data")                        \
     X(NOINPUT, 3, 66, "cannot open input")                  \
     X(CANTCREAT, 4, 73, "cannot create output")             \
-    X(INTERNAL, 5, 70, "internal error")
+    X(INTERNAL, 5, 70, "internal error")                    \
+    X(UNAVAILABLE, 6, 69, "service unavailable")
 
 enum fs_code {
     FS_OK = 0,

@@ -20,6 +20,7 @@ int cmd_import(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);
