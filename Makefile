@@ -153,6 +153,7 @@ sweep-mpi-check:
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
+	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
 install: $(FLEETSIM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
