@@ -52,7 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -177,6 +177,10 @@ $(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
 
 bench: $(FLEETSIM) $(BENCH_EVQ)
 	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
+
+# Gavel's Figure 8 job list under each round-based policy (docs/gavel.md).
+bench-gavel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/gavel.sh
 
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed
