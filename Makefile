@@ -52,7 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -101,6 +101,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -176,6 +177,11 @@ $(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
 
 bench: $(FLEETSIM) $(BENCH_EVQ)
 	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
+
+# compare and plan at -j 1 and -j N (BENCH_JOBS, default 2): median wall
+# times, the speed-up and the same bytes (bench/parallel.sh).
+bench-parallel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/parallel.sh
 
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed

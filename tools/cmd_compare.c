@@ -5,16 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reports/compare.h"
-#include "../reports/metrics.h"
+#include "../study/compare_runs.h"
 #include "cli.h"
-
-#define COMPARE_MAX 64
 
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [--seed N] [--catalog FILE] [--quiet]\n"
+    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N] [--catalog FILE] [--quiet]\n"
                "       fleetsim compare SCENARIO --policies P1,P2,... [-o DIR] [...]\n\n"
                "Run the same workload under each scenario (or SCENARIO under each policy) and write\n"
                "compare.json, report.md and report.html (self-contained, with charts) to DIR\n"
@@ -25,6 +22,8 @@ static int usage(int code)
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
     fprintf(f, "\n"
+               "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
+               "                        CPUs); the outputs are the same bytes for any N\n"
                "  -s, --seed N          override every scenario's seed\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "  -q, --quiet           print nothing but errors\n"
@@ -34,61 +33,21 @@ static int usage(int code)
     return code;
 }
 
-/* A run's name fit for a CSV cell and a chart title. */
-static void set_name(struct compare_entry *e, const char *name, int i, const struct compare_entry *prev)
-{
-    snprintf(e->name, sizeof e->name, "%s", name);
-    for (char *p = e->name; *p; p++)
-        if (*p == ',' || *p == '\'' || *p == '"' || (unsigned char)*p < ' ')
-            *p = '_';
-    for (int k = 0; k < i; k++)
-        if (strcmp(prev[k].name, e->name) == 0) {
-            size_t len = strnlen(e->name, sizeof e->name - 8);
-            snprintf(e->name + len, sizeof e->name - len, " #%d", i + 1);
-            break;
-        }
-}
-
-/* Load and run one scenario into e[i]; keep its scenario in *keep (the
- * first one's, for the assumptions). */
-static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
-                   struct scenario **keep, struct fs_err *err)
-{
-    struct run_result r;
-    int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
-    if (rc)
-        return rc;
-    enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
-    enum cost_commit bc = i ? e[0].cost.commit : r.sc->cost.commit;
-    compare_entry_fill(&e[i], &r, bb, bc);
-    set_name(&e[i], so->policy ? so->policy : r.sc->name, i, e);
-    if (i > 0 && e[i].fingerprint != e[0].fingerprint)
-        rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
-                     "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
-                     e[0].njobs);
-    if (rc == 0 && keep && !*keep) {
-        *keep = (struct scenario *)r.sc;
-        r.own_sc = false;
-    }
-    run_result_free(&r);
-    return rc;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
     char *policies = NULL;
     bool quiet = false;
-    int c;
+    int c, jobs = exec_cpus();
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:P:s:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             if (cli_parse_output("compare", optarg, &dir))
@@ -100,6 +59,10 @@ int cmd_compare(int argc, char **argv)
                 return 64;
             break;
         case 'c': so.catalog = optarg; break;
+        case 'j':
+            if (cli_parse_jobs(optarg, "compare", false, &jobs))
+                return 64;
+            break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
         case ':':
@@ -152,18 +115,16 @@ int cmd_compare(int argc, char **argv)
     }
 
     static struct compare_entry e[COMPARE_MAX];
+    static struct compare_runs cr;
+    cr = (struct compare_runs){.n = n, .so = so, .jobs = jobs, .quiet = quiet};
+    for (int i = 0; i < n; i++) {
+        cr.paths[i] = list ? argv[optind] : runs[i];
+        cr.policies[i] = list ? runs[i] : NULL;
+    }
     struct scenario *sc0 = NULL;
     struct fs_err err = {0};
-    int rc = 0;
     memset(e, 0, sizeof e);
-    for (int i = 0; i < n && rc == 0; i++) {
-        const char *path = list ? argv[optind] : runs[i];
-        so.policy = list ? runs[i] : NULL;
-        rc = run_one(path, &so, e, i, &sc0, &err);
-        if (rc == 0 && !quiet)
-            fprintf(stderr, "  [%d/%d] %-24s utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", i + 1, n,
-                    e[i].name, e[i].st.utilization, e[i].st.wait_p95 / 3600, e[i].cost.month_usd);
-    }
+    int rc = compare_runs(&cr, e, &sc0, &err);
     char fallback[512];
     if (rc == 0) {
         if (!dir) {

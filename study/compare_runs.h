@@ -1,0 +1,34 @@
+/* compare_runs.h - the runs behind `fleetsim compare`: one workload under
+ * several scenarios, or one scenario under several policies, run on the
+ * executor (run/exec.h) and gathered into compare entries (reports/
+ * compare.h) in the order given, whatever the number of workers.
+ */
+#ifndef FS_STUDY_COMPARE_RUNS_H
+#define FS_STUDY_COMPARE_RUNS_H
+
+#include <stdbool.h>
+
+#include "../reports/compare.h"
+#include "../run/exec.h"
+#include "../run/run.h"
+
+enum { COMPARE_MAX = 64 };
+
+struct compare_runs {
+    int n;                          /* 2 .. COMPARE_MAX - 1 */
+    const char *paths[COMPARE_MAX]; /* run i's scenario file */
+    const char *policies[COMPARE_MAX]; /* run i's policy, or NULL: the scenario's */
+    struct scenario_options so;     /* seed, catalog (policy: from policies[]) */
+    int jobs;                       /* executor workers */
+    bool quiet;                     /* no progress on stderr */
+};
+
+/* Run every run, each priced also under the first run's billing (the
+ * baseline's), fill e[0..n) and check that all ran one workload.
+ * OUT *sc0: the baseline's scenario, for the report's assumptions (caller
+ * frees).  RET: 0, the first failing run's error (a load error, or FS_EDATA:
+ * its workload differs from the baseline's), or FS_EINTERNAL. */
+int compare_runs(const struct compare_runs *c, struct compare_entry *e, struct scenario **sc0,
+                 struct fs_err *err);
+
+#endif
