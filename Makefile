@@ -60,6 +60,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfleetsim.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FLEETSIM): $(TOOL_OBJ) $(BUILD)/libfleetsim.a
@@ -202,6 +203,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../study/compare_runs.h"
+#include "../study/compare_run.h"
 #include "cli.h"
 
 static int usage(int code)

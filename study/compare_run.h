@@ -1,10 +1,15 @@
-/* compare_runs.h - the runs behind `fleetsim compare`: one workload under
- * several scenarios, or one scenario under several policies, run on the
- * executor (run/exec.h) and gathered into compare entries (reports/
- * compare.h) in the order given, whatever the number of workers.
+/* compare_run.h - the runs behind `fleetsim compare`: one workload under
+ * several scenarios, or one scenario under several policies, each run and
+ * priced under every billing model (reports/billing.h): the fixed lines
+ * from a run of its fleet held all the time, the cloud_elastic and
+ * cloud_spot lines from runs of the same scenario with its fleet as an
+ * elastic pool (sim/elastic.h).  A scenario with node faults gets no
+ * elastic or spot line (elastic fleets are simulated without faults), and
+ * says so.  The runs go through the executor (run/exec.h) and are gathered
+ * in the order given, whatever the number of workers.
  */
-#ifndef FS_STUDY_COMPARE_RUNS_H
-#define FS_STUDY_COMPARE_RUNS_H
+#ifndef FS_STUDY_COMPARE_RUN_H
+#define FS_STUDY_COMPARE_RUN_H
 
 #include <stdbool.h>
 
