@@ -17,7 +17,7 @@ WARN += -Werror
 endif
 
 # MPI=1: the same sources built with Open MPI's mpicc and -DFS_MPI into a
-# folder of their own (tools/sweep_mpi.c is the only code that uses MPI).
+# folder of their own (run/exec_mpi.c is the only code that uses MPI).
 ifeq ($(MPI),1)
 BUILD    ?= build-mpi
 CC       := mpicc
@@ -38,7 +38,7 @@ ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
-LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c sim/*.c reports/*.c)
+LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_UTIL := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
@@ -81,6 +81,7 @@ check: deps
 
 run-check: $(FLEETSIM) $(TESTS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
+	tests/layers/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/golden/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \

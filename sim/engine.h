@@ -21,7 +21,7 @@
 
 #include "../sched/sched.h"
 #include "evq.h"
-#include "scenario.h"
+#include "../io/scenario.h"
 
 enum sim_note {
     SIM_SUBMIT,  /* job queued */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rng.h"
+#include "../base/rng.h"
 
 /* After engine.c's and service_run.c's. */
 enum { EV_FAIL = 4, EV_REPAIR = 5, EV_PSU_REPAIR = 6, EV_MAINT = 7 };

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../sched/frag.h"
-#include "rng.h"
+#include "../base/rng.h"
 
 double fill_round2(double x)
 {

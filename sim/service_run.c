@@ -1,6 +1,6 @@
 /* service_run.c - inference services in the engine: the autoscaler's ticks,
  * replicas submitted and stopped, cold starts, and the accounting of demand,
- * capacity and latency between events (sim/service.h has the model). */
+ * capacity and latency between events (models/service.h has the model). */
 #include "service_run.h"
 
 #include <math.h>

@@ -31,7 +31,7 @@ static const char *scenario(const char *cost, double horizon_s, const char *poli
     return tu_tmpfile(".json", text);
 }
 
-static void run(struct tu_sim *r, const char *cost, double horizon_s, const char *policy)
+static void run(struct run_result *r, const char *cost, double horizon_s, const char *policy)
 {
     tu_sim_run(r, scenario(cost, horizon_s, policy), NULL);
 }
@@ -51,7 +51,7 @@ static void test_billing_by_hand(void)
     const double owned = 16 * 33750 * 0.025 + 8 * 20312.5 * 0.025 + 16 * 2500 * 0.025;
     const double leased = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730 * 0.63;
     const double cloud = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730;
-    struct tu_sim r;
+    struct run_result r;
     run(&r, "{\"billing\": \"owned\"}", 2678400 /* 31 days */, "fifo");
     struct fleet_cost fc;
     fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
@@ -79,7 +79,7 @@ static void test_billing_by_hand(void)
                 (1 - metrics_utilization(r.m, t, r.s->end));
     CU_ASSERT_TRUE(close_rel(fc.idle_month_usd, idle, 1e-12));
     CU_ASSERT_TRUE(fc.idle_month_usd > 0 && fc.idle_month_usd < fc.month_usd);
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* Team shares plus the idle line add up to the month, under both rules. */
@@ -87,7 +87,7 @@ static void test_team_shares(void)
 {
     static const char *const rules[2] = {"{\"idle\": \"proportional\"}", "{\"idle\": \"separate\"}"};
     for (int k = 0; k < 2; k++) {
-        struct tu_sim r;
+        struct run_result r;
         run(&r, rules[k], 172800, "best-fit");
         struct fleet_cost fc;
         fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
@@ -109,7 +109,7 @@ static void test_team_shares(void)
         } else {
             CU_ASSERT_EQUAL(idle_line, 0);
         }
-        tu_sim_free(&r);
+        run_result_free(&r);
     }
 }
 
@@ -179,7 +179,7 @@ static void test_compare_json(void)
     static const char *const cost[2] = {"{\"billing\": \"cloud\"}", "{\"billing\": \"leased\"}"};
     static const char *const policy[2] = {"fifo", "best-fit"};
     struct compare_entry e[2];
-    struct tu_sim r[2];
+    struct run_result r[2];
     for (int i = 0; i < 2; i++) {
         run(&r[i], cost[i], 172800, policy[i]);
         compare_entry_fill(&e[i], r[i].s, r[i].m, &r[i].st, COST_CLOUD, COST_ON_DEMAND);
@@ -236,7 +236,7 @@ static void test_compare_json(void)
     rmdir(dir);
     for (int i = 0; i < 2; i++) {
         compare_entry_free(&e[i]);
-        tu_sim_free(&r[i]);
+        run_result_free(&r[i]);
     }
 }
 

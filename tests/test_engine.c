@@ -115,12 +115,11 @@ static void test_equal_time_order(void)
 static void run_invariants(const char *json)
 {
     struct scenario *sc = load(json);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    struct check c = {.m = m};
-    sim_observe(s, metrics_observer(m));
-    sim_observe(s, check_observer(&c));
-    sim_run(s);
+    struct run_result r;
+    tu_run_loaded(&r, sc, true);
+    const struct sim *s = r.s;
+    const struct metrics *m = r.m;
+    const struct check c = r.ck;
     CU_ASSERT_EQUAL(c.violations, 0);
     if (c.violations)
         fprintf(stderr, "check: %s\n", c.first);
@@ -143,8 +142,7 @@ static void run_invariants(const char *json)
     CU_ASSERT(integral == by_jobs);
     CU_ASSERT(integral > 0);
     CU_ASSERT_EQUAL(s->end, 200000 * FS_USEC);
-    sim_free(s);
-    metrics_free(m);
+    run_result_free(&r);
     scenario_free(sc);
 }
 
@@ -182,10 +180,10 @@ static void test_energy_conservation(void)
     snprintf(csv, sizeof csv, "%s1,0,train,a,2,0,,2000,a100-sxm-80\n"
                               "2,100,infer,a,1,0,,500,a100-sxm-80\n", header);
     struct scenario *sc = load_one_node(csv);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
+    struct run_result r;
+    tu_run_loaded(&r, sc, false);
+    struct sim *s = r.s;
+    const struct metrics *m = r.m;
     const struct gpu_type *t = &sc->cat->types[s->cl->nodes[0].type];
     const struct job *a = &s->jobs[0], *b = &s->jobs[1];
     double wa = s->prog[0].gpu_w, wb = s->prog[1].gpu_w, end = fs_to_seconds(s->end);
@@ -210,8 +208,7 @@ static void test_energy_conservation(void)
     }
     CU_ASSERT_DOUBLE_EQUAL(m->en.dc_j, dc, 1e-9 * dc);
     CU_ASSERT(m->en.wall_j > m->en.dc_j); /* PSUs lose some */
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     scenario_free(sc);
 }
 

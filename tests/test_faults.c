@@ -39,10 +39,9 @@ static void test_model(void)
 static void test_llama3(void)
 {
     struct scenario *sc = tu_scenario(tu_path("scenarios/llama3.json"), NULL);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
+    struct run_result r;
+    tu_run_loaded(&r, sc, false);
+    struct sim *s = r.s;
     uint64_t n = s->faults->interruptions;
     CU_ASSERT(n >= 419 * 0.85 && n <= 419 * 1.15);
     CU_ASSERT_EQUAL(s->jobs[0].evicted, n);
@@ -52,8 +51,7 @@ static void test_llama3(void)
     double per = 16384.0 * 3600;
     CU_ASSERT(s->lost_gpu_s >= (double)n * 600 * 16384 - 1e-3);
     CU_ASSERT(s->lost_gpu_s <= (double)n * (600 + 1800) * 16384 + per);
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     scenario_free(sc);
 }
 
@@ -108,10 +106,10 @@ static void test_psu_faults(void)
                                 "1,0,train,a,8,0,,1e9,h100-sxm\n"),
              model);
     struct scenario *sc = load(text);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
+    struct run_result r;
+    tu_run_loaded(&r, sc, false);
+    struct sim *s = r.s;
+    const struct metrics *m = r.m;
     const struct fault_run *f = s->faults;
     CU_ASSERT(f->psu_failures >= 3);
     /* A lost supply interrupts nothing; only a fault that finds one supply
@@ -121,8 +119,7 @@ static void test_psu_faults(void)
     CU_ASSERT(s->psus_ok[0] >= 1 && s->psus_ok[0] <= 6);
     CU_ASSERT(m->en.psu[0].peak > 1.0);       /* overloaded once three were gone */
     CU_ASSERT(m->en.psu[0].overloads >= 1);
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     scenario_free(sc);
 }
 

@@ -15,7 +15,7 @@ static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types
 
 /* Load the scenario text (with TRACE where the trace's path goes) and run
  * it under policy. */
-static void run(struct tu_sim *r, const char *fmt, const char *csv, const char *policy)
+static void run(struct run_result *r, const char *fmt, const char *csv, const char *policy)
 {
     static char text[4096];
     const char *at = strstr(fmt, "TRACE");
@@ -24,7 +24,7 @@ static void run(struct tu_sim *r, const char *fmt, const char *csv, const char *
     tu_sim_run(r, tu_tmpfile(".json", text), policy);
 }
 
-static int type_of(const struct tu_sim *r, const char *name)
+static int type_of(const struct run_result *r, const char *name)
 {
     return gpu_catalog_find(r->sc->cat, name);
 }
@@ -39,15 +39,15 @@ static void test_routing_by_kind(void)
                       "{\"gpu\": \"rtx4090\", \"nodes\": 1, \"gpus_per_node\": 8},"
                       "{\"gpu\": \"h100-sxm\", \"nodes\": 1, \"gpus_per_node\": 8}],"
                       " \"workload\": {\"trace\": \"TRACE\"}}";
-    struct tu_sim r;
+    struct run_result r;
     run(&r, fmt, csv, "flux");
     CU_ASSERT_EQUAL(r.s->jobs[0].type, type_of(&r, "h100-sxm"));
     CU_ASSERT_EQUAL(r.s->jobs[1].type, type_of(&r, "rtx4090"));
-    tu_sim_free(&r);
+    run_result_free(&r);
     /* Without routing both take the tightest node, the first: the 4090s. */
     run(&r, fmt, csv, "flux-no-route");
     CU_ASSERT_EQUAL(r.s->jobs[0].type, type_of(&r, "rtx4090"));
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* Services on the same two servers: a 7B model's replicas run on the RTX
@@ -68,7 +68,7 @@ static void test_routing_services(void)
                  " \"model_params_b\": %s, \"demand\": {\"diurnal\": {\"mean_tokens_s\": 500,"
                  " \"amplitude\": 0}}, \"autoscaler\": {\"max_replicas\": 2}}]}",
                  params[k]);
-        struct tu_sim r;
+        struct run_result r;
         run(&r, text, csv, "flux");
         const struct job *slot = &r.s->jobs[r.sc->nbatch];
         int rtx = type_of(&r, "rtx4090");
@@ -77,7 +77,7 @@ static void test_routing_services(void)
         CU_ASSERT_EQUAL_FATAL(slot->state, JOB_RUNNING);
         CU_ASSERT_EQUAL(slot->type, k == 0 ? rtx : type_of(&r, "h100-sxm"));
         CU_ASSERT_DOUBLE_EQUAL(svc_attainment(r.s), 1.0, 1e-12);
-        tu_sim_free(&r);
+        run_result_free(&r);
     }
 }
 
@@ -98,7 +98,7 @@ static void test_consolidation(void)
     const char *fmt = "{\"name\": \"t\", \"horizon_s\": 86400, \"fleet\": ["
                       "{\"gpu\": \"h100-sxm\", \"nodes\": 2, \"gpus_per_node\": 8}],"
                       " \"workload\": {\"trace\": \"TRACE\"}}";
-    struct tu_sim r;
+    struct run_result r;
     run(&r, fmt, csv, "flux");
     const struct job *big = &r.s->jobs[16];
     CU_ASSERT_EQUAL(big->start, 200 * FS_USEC);
@@ -106,11 +106,11 @@ static void test_consolidation(void)
     CU_ASSERT_EQUAL(r.s->evictions, 0);
     /* Each moved job lost only its 300 s reload (a training job's). */
     CU_ASSERT_DOUBLE_EQUAL(r.s->lost_gpu_s, 4 * 300.0, 1e-6);
-    tu_sim_free(&r);
+    run_result_free(&r);
     run(&r, fmt, csv, "flux-no-consolidate");
     CU_ASSERT(r.s->jobs[16].start >= 36000 * FS_USEC);
     CU_ASSERT_EQUAL(r.s->migrations, 0);
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* One DGX H100 with four of its six PSUs failed: eight busy GPUs would
@@ -126,16 +126,16 @@ static void test_power_aware(void)
     }
     const char *fmt = "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": 1, "
                       "\"gpus_per_node\": 8, \"psus_failed\": 4}], \"workload\": {\"trace\": \"TRACE\"}}";
-    struct tu_sim r;
+    struct run_result r;
     run(&r, fmt, csv, "flux");
     CU_ASSERT(r.m->en.psu[0].peak <= 1.0);
     CU_ASSERT(r.m->en.psu[0].peak > 0.5);
     CU_ASSERT_EQUAL(r.m->en.psu[0].overloads, 0);
     CU_ASSERT_EQUAL(r.s->ndone, 16); /* all of it still runs, fewer at a time */
-    tu_sim_free(&r);
+    run_result_free(&r);
     run(&r, fmt, csv, "flux-no-power");
     CU_ASSERT(r.m->en.psu[0].peak > 1.0);
-    tu_sim_free(&r);
+    run_result_free(&r);
 }
 
 /* scenarios/preempt-demo.json: a fleet kept full by best-effort batch work

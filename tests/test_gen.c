@@ -8,7 +8,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/rng.h"
+#include "../base/rng.h"
 #include "testutil.h"
 #include "wl_util.h"
 

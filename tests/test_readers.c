@@ -1,4 +1,4 @@
-/* test_readers.c - the trace readers (sim/readers.h): each format's fields
+/* test_readers.c - the trace readers (io/readers.h): each format's fields
  * on small hand-written samples, round trips through the native CSV, every
  * kind of bad file, and the scenario's "format" and "reference_gpu" keys.
  * The real traces are tests/test_traces.c. */
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/readers.h"
-#include "../sim/scenario.h"
+#include "../io/readers.h"
+#include "../io/scenario.h"
 #include "testutil.h"
 #include "wl_util.h"
 

@@ -41,24 +41,19 @@ static void run_into(char *dir)
     CU_ASSERT_EQUAL_FATAL(out_open(&ts, dir, "timeseries.csv", &err), 0);
     CU_ASSERT_EQUAL_FATAL(out_open(&sum, dir, "summary.json", &err), 0);
     CU_ASSERT_EQUAL_FATAL(report_open(&rep, dir, &err), 0);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, ts.f);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
-    struct run_stats st;
-    run_stats_compute(s, m, &st);
-    summary_write_json(sum.f, s, m, &st);
+    struct run_result r;
+    CU_ASSERT_EQUAL_FATAL(run_scenario(&(struct run_spec){.sc = sc, .timeseries = ts.f}, &r, &err), 0);
+    summary_write_json(sum.f, r.s, r.m, &r.st);
     CU_ASSERT_EQUAL(out_close(&ts, &err), 0);
     CU_ASSERT_EQUAL(out_close(&sum, &err), 0);
-    CU_ASSERT_EQUAL(report_write(&rep, s, m, &st, ts.tmp, &err), 0);
+    CU_ASSERT_EQUAL(report_write(&rep, r.s, r.m, &r.st, ts.tmp, &err), 0);
     CU_ASSERT_EQUAL(out_commit(&ts, &err), 0);
     CU_ASSERT_EQUAL(out_commit(&sum, &err), 0);
     CU_ASSERT_EQUAL(report_commit(&rep, &err), 0);
     out_discard(&ts);
     out_discard(&sum);
     report_discard(&rep);
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     scenario_free(sc);
 }
 

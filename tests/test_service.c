@@ -3,7 +3,7 @@
  * calibration point, demand curves and
  * their change times, the autoscaler's exact decision times on a step
  * demand, SLO accounting, and M/M/c latency against hand-worked values. */
-#include "../sim/service.h"
+#include "../models/service.h"
 #include "testutil.h"
 
 #include <math.h>

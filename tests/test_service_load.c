@@ -1,7 +1,7 @@
 /* test_service_load.c - the services spec loader: a full spec and the
  * defaults, and errors that name the file, the JSON path or the trace line
- * (sim/service.h). */
-#include "../sim/service.h"
+ * (models/service.h). */
+#include "../models/service.h"
 #include "testutil.h"
 
 #include <math.h>

@@ -63,8 +63,8 @@ static const char *trace_scenario(const char *csv, int nodes, int horizon_s)
 /* A finished run: the sim (its jobs), the file's bytes and their parse. */
 struct run {
     struct scenario *sc;
-    struct sim *s;
-    struct metrics *m;
+    struct run_result r;
+    const struct sim *s;
     char *buf;
     size_t len;
     cJSON *doc, *events;
@@ -75,13 +75,10 @@ static void run_open(struct run *r, const char *json, int64_t limit)
     *r = (struct run){.sc = tu_scenario(tu_tmpfile(".json", json), NULL)};
     FILE *f = open_memstream(&r->buf, &r->len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    r->s = sim_new(r->sc);
-    r->m = metrics_new(r->s, NULL);
-    sim_observe(r->s, metrics_observer(r->m));
-    struct timeline *t = timeline_new(r->s, f, &r->m->en, limit);
-    sim_observe(r->s, timeline_observer(t));
-    sim_run(r->s);
-    timeline_free(t);
+    struct fs_err err = {0};
+    struct run_spec spec = {.sc = r->sc, .timeline = f, .timeline_limit = limit};
+    CU_ASSERT_EQUAL_FATAL(run_scenario(&spec, &r->r, &err), 0);
+    r->s = r->r.s;
     CU_ASSERT_EQUAL(fclose(f), 0);
     r->doc = cJSON_ParseWithLength(r->buf, r->len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r->doc);
@@ -93,8 +90,7 @@ static void run_close(struct run *r)
 {
     cJSON_Delete(r->doc);
     free(r->buf);
-    metrics_free(r->m);
-    sim_free(r->s);
+    run_result_free(&r->r);
     scenario_free(r->sc);
 }
 
@@ -337,7 +333,7 @@ static void test_counter_rule(void)
     CU_ASSERT_DOUBLE_EQUAL(power0, 4 * t->idle_w, 0.05);
     /* Every change is at least a gap apart, so the highest sample is the
      * node's peak. */
-    CU_ASSERT_DOUBLE_EQUAL(psu_max, r.m->en.psu[0].peak * 100, 0.005);
+    CU_ASSERT_DOUBLE_EQUAL(psu_max, r.r.m->en.psu[0].peak * 100, 0.005);
     check_counters(&r);
     run_close(&r);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/readers.h"
+#include "../io/readers.h"
 #include "testutil.h"
 
 #define TRACES "../shared/traces"

@@ -9,8 +9,8 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/rng.h"
-#include "../sim/workload.h"
+#include "../base/rng.h"
+#include "../io/workload.h"
 #include "testutil.h"
 #include "wl_util.h"
 

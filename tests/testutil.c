@@ -51,21 +51,17 @@ struct scenario *tu_scenario(const char *path, const char *policy)
     return sc;
 }
 
-void tu_sim_run(struct tu_sim *r, const char *path, const char *policy)
+void tu_sim_run(struct run_result *r, const char *path, const char *policy)
 {
-    *r = (struct tu_sim){.sc = tu_scenario(path, policy)};
-    r->s = sim_new(r->sc);
-    r->m = metrics_new(r->s, NULL);
-    sim_observe(r->s, metrics_observer(r->m));
-    sim_run(r->s);
-    run_stats_compute(r->s, r->m, &r->st);
+    struct fs_err err = {0};
+    CU_ASSERT_EQUAL_FATAL(run_scenario(&(struct run_spec){.sc = tu_scenario(path, policy)}, r, &err), 0);
+    r->own_sc = true;
 }
 
-void tu_sim_free(struct tu_sim *r)
+void tu_run_loaded(struct run_result *r, const struct scenario *sc, bool check)
 {
-    metrics_free(r->m);
-    sim_free(r->s);
-    scenario_free(r->sc);
+    struct fs_err err = {0};
+    CU_ASSERT_EQUAL_FATAL(run_scenario(&(struct run_spec){.sc = sc, .check = check}, r, &err), 0);
 }
 
 const char *tu_path(const char *rel)

@@ -4,7 +4,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "../reports/summary.h"
+#include "../run/run.h"
 
 /* Register suites (a CU_SuiteInfo array ending in CU_SUITE_INFO_NULL), run
  * them verbosely and return the process exit status: 0 only when every
@@ -30,16 +30,12 @@ const char *tu_tmpfile(const char *suffix, const char *text);
  * message and fails the test (fatal).  RET: the scenario (caller frees). */
 struct scenario *tu_scenario(const char *path, const char *policy);
 
-/* A scenario run to its end with a metrics collector, and its stats. */
-struct tu_sim {
-    struct scenario *sc;
-    struct sim *s;
-    struct metrics *m;
-    struct run_stats st;
-};
+/* tu_scenario(path, policy), run to its end by run_scenario (no
+ * timeseries); r owns the scenario (run_result_free). */
+void tu_sim_run(struct run_result *r, const char *path, const char *policy);
 
-/* tu_scenario(path, policy), run with a metrics collector (no timeseries). */
-void tu_sim_run(struct tu_sim *r, const char *path, const char *policy);
-void tu_sim_free(struct tu_sim *r);
+/* sc (borrowed: the caller frees it after r) run to its end by
+ * run_scenario, with the invariant checker when check. */
+void tu_run_loaded(struct run_result *r, const struct scenario *sc, bool check);
 
 #endif

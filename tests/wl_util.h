@@ -4,7 +4,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "../sim/workload.h"
+#include "../io/workload.h"
 
 /* A catalog built in memory (h100-sxm, h200-sxm, a100-sxm-80, rtx4090):
  * these suites test the workload, not the loader.  wl_setup fills it. */

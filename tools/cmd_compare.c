@@ -54,8 +54,8 @@ static void set_name(struct compare_entry *e, const char *name, int i, const str
 static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
                    struct scenario **keep, struct fs_err *err)
 {
-    struct cli_sim r;
-    int rc = cli_sim_run(path, so, &r, err);
+    struct run_result r;
+    int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
     if (rc)
         return rc;
     enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
@@ -67,10 +67,10 @@ static int run_one(const char *path, struct scenario_options *so, struct compare
                      "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
                      e[0].njobs);
     if (rc == 0 && keep && !*keep) {
-        *keep = r.sc;
-        r.sc = NULL;
+        *keep = (struct scenario *)r.sc;
+        r.own_sc = false;
     }
-    cli_sim_free(&r);
+    run_result_free(&r);
     return rc;
 }
 

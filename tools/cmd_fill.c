@@ -15,7 +15,7 @@
 
 #include "../reports/output.h"
 #include "../sim/fill.h"
-#include "../sim/readers.h"
+#include "../io/readers.h"
 #include "cli.h"
 
 #define FILL_MAX_SEEDS 10000

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../reports/output.h"
-#include "../sim/readers.h"
+#include "../io/readers.h"
 #include "cli.h"
 
 #define AZURE_FORMAT "azure-llm"

@@ -14,7 +14,8 @@
 
 #include "../base/json.h"
 #include "../base/signals.h"
-#include "plan_int.h"
+#include "../study/plan.h"
+#include "cli.h"
 
 static int usage(int code)
 {

@@ -7,12 +7,9 @@
 #include <unistd.h>
 
 #include "../base/signals.h"
-#include "../reports/check.h"
-#include "../reports/metrics.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "../reports/summary.h"
-#include "../reports/timeline.h"
 #include "cli.h"
 
 static int usage(int code)
@@ -64,12 +61,8 @@ enum { RUN_INTERRUPTED = 1 };
 static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet, bool check,
                     struct fs_err *err)
 {
-    struct check ck = {0};
     struct outfile out[OUT_COUNT] = {0};
-    struct sim *s = NULL;
-    struct metrics *m = NULL;
-    struct timeline *tl = NULL;
-    struct run_stats st;
+    struct run_result r = {0};
     struct report rep = {0};
     struct timespec t0, t1;
     int rc;
@@ -82,39 +75,28 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     if ((rc = report_open(&rep, dir, err)))
         goto done;
 
-    s = sim_new(sc);
-    m = metrics_new(s, out[OUT_TIMESERIES].f);
-    sim_observe(s, metrics_observer(m));
-    /* After the metrics: the timeline reads the power they keep. */
-    tl = timeline_new(s, out[OUT_TIMELINE].f, &m->en, TIMELINE_DEFAULT_LIMIT);
-    sim_observe(s, timeline_observer(tl));
-    if (check) {
-        ck.m = m;
-        sim_observe(s, check_observer(&ck));
-    }
-    if (progress) {
-        s->progress = progress_bar;
-    }
-    sim_run(s);
+    struct run_spec spec = {.sc = sc, .timeseries = out[OUT_TIMESERIES].f, .timeline = out[OUT_TIMELINE].f,
+                            .check = check, .progress = progress ? progress_bar : NULL};
+    if ((rc = run_scenario(&spec, &r, err)))
+        goto done;
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    if (s->interrupted) {
+    if (r.interrupted) {
         rc = RUN_INTERRUPTED;
         goto done;
     }
-    if (ck.violations) {
+    if (r.ck.violations) {
         rc = fs_fail(err, FS_EINTERNAL, "%s: --check: %llu invariant violations; the first %s", sc->path,
-                     (unsigned long long)ck.violations, ck.first);
+                     (unsigned long long)r.ck.violations, r.ck.first);
         goto done;
     }
 
-    run_stats_compute(s, m, &st);
-    summary_write_json(out[OUT_SUMMARY].f, s, m, &st);
-    summary_write_jobs(out[OUT_JOBS].f, s);
+    summary_write_json(out[OUT_SUMMARY].f, r.s, r.m, &r.st);
+    summary_write_jobs(out[OUT_JOBS].f, r.s);
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_close(&out[k], err)))
             goto done;
-    if ((rc = report_write(&rep, s, m, &st, out[OUT_TIMESERIES].tmp, err)))
+    if ((rc = report_write(&rep, r.s, r.m, &r.st, out[OUT_TIMESERIES].tmp, err)))
         goto done;
     if (fs_interrupted()) { /* the last moment to keep nothing */
         rc = RUN_INTERRUPTED;
@@ -130,21 +112,19 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet) {
-        summary_print(stderr, s, m, &st);
+        summary_print(stderr, r.s, r.m, &r.st);
         if (check)
             fprintf(stderr, "  check        %llu state changes checked, no invariant violated\n",
-                    (unsigned long long)ck.notes);
+                    (unsigned long long)r.ck.notes);
         fprintf(stderr, "  wrote        %s/{summary.json,jobs.csv,timeseries.csv,timeline.json,report.md,report.html} "
-                        "(%llu events, %.2f s wall)\n", dir, (unsigned long long)s->events,
+                        "(%llu events, %.2f s wall)\n", dir, (unsigned long long)r.s->events,
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     }
 done:
     for (int k = 0; k < OUT_COUNT; k++)
         out_discard(&out[k]);
     report_discard(&rep);
-    timeline_free(tl);
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     return rc;
 }
 

@@ -1,4 +1,5 @@
 /* fleetsim.c - the command-line front end: a table of subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,20 @@ int cli_fail(const struct fs_err *err)
 {
     fprintf(stderr, "fleetsim: %s\n", err->msg);
     return fs_exit_code(err->code);
+}
+
+int cli_parse_seed(const char *arg, struct scenario_options *so)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] < '0' || arg[0] > '9') {
+        fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", arg);
+        return 64;
+    }
+    so->has_seed = true;
+    so->seed = v;
+    return 0;
 }
 
 const char *cli_default_catalog(void)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/readers.h"
+#include "../../io/readers.h"
 #include "fuzz_util.h"
 
 #define FUZZ_NATIVE 1

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/scenario.h"
+#include "../../io/scenario.h"
 #include "fuzz_util.h"
 
 static const char native_trace[] =

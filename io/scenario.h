@@ -17,7 +17,7 @@
 #include "../models/models.h"
 #include "../sched/sched.h"
 #include "../models/faults.h"
-#include "service.h"
+#include "../models/service.h"
 #include "workload.h"
 
 /* The electrical side of a fleet group (parallel to scenario.fleet). */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../models/memory.h"
+#include "memory.h"
 
 #define SVC_DIURNAL_SCAN 4096    /* steps service_demand_next looks ahead */
 #define GB 1e9

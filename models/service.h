@@ -114,7 +114,7 @@
 #include <stdint.h>
 
 #include "../base/base.h"
-#include "../models/gpu.h"
+#include "gpu.h"
 
 #define SERVICE_BYTES_PER_PARAM 2.0  /* BF16 weights */
 #define SERVICE_KV_FRACTION 0.4      /* KV + activation allowance / weight bytes (assumption) */

@@ -1,7 +1,7 @@
 /* sweep.h - fleetsim sweep's parts: the grid and its points
- * (tools/sweep_grid.c), handing the points out to workers
- * (tools/sweep_run.c: in this process, forked processes, or MPI ranks with
- * tools/sweep_mpi.c), and the command and its outputs (tools/cmd_sweep.c).
+ * (study/sweep_grid.c), handing the points out to workers
+ * (run/exec.c: in this process, forked processes, or MPI ranks with
+ * run/exec_mpi.c), and the command and its outputs (tools/cmd_sweep.c).
  *
  * A sweep is a grid of points; any process that has loaded the grid can
  * compute any point by its index.  A master hands point indices to workers
@@ -12,15 +12,15 @@
  * The sweep owns everything it points to except what it borrows from its
  * grid tree (root); sweep_free frees it all.
  */
-#ifndef FS_TOOLS_SWEEP_H
-#define FS_TOOLS_SWEEP_H
+#ifndef FS_STUDY_SWEEP_H
+#define FS_STUDY_SWEEP_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "../run/run.h"
 
 enum { SWEEP_MAX_POINTS = 1000000, SWEEP_MAX_PARAMS = 64, SWEEP_MAX_JOBS = 1024 };
 
@@ -41,7 +41,7 @@ struct sweep_param {
 /* A point's figures, as the master keeps them. */
 struct sweep_row {
     uint64_t seed;              /* the seed the run used */
-    double v[CLI_NMETRICS];     /* cli_sim_metrics */
+    double v[RUN_NMETRICS];     /* run_sim_metrics */
 };
 
 struct sweep {
@@ -63,11 +63,11 @@ struct sweep_result {
     int32_t point;              /* -1: a worker's first request, no result yet */
     int32_t code;               /* 0, or an FS_E* code with msg saying why */
     uint64_t seed;
-    double v[CLI_NMETRICS];
+    double v[RUN_NMETRICS];
     char msg[1024];
 };
 
-/* --- the grid (sweep_grid.c) ------------------------------------------------ */
+/* --- the grid (study/sweep_grid.c) ------------------------------------------------ */
 
 /* Read the grid file and its scenario, and apply every point's values to a
  * copy of the scenario (so a bad path fails before any run).
@@ -88,7 +88,7 @@ void sweep_describe(const struct sweep *sw, size_t i, char *buf, size_t size);
  * point and its values, on failure). */
 void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res);
 
-/* --- handing out the points (sweep_run.c) ----------------------------------- */
+/* --- handing out the points (run/exec.c) ----------------------------------- */
 
 /* How a master reaches its workers. */
 struct sweep_link {
@@ -121,7 +121,7 @@ int sweep_run_here(struct sweep *sw, bool quiet, struct fs_err *err);
  * and the others are ended.  RET: as sweep_master. */
 int sweep_run_local(struct sweep *sw, int nworkers, bool quiet, struct fs_err *err);
 
-/* --- MPI (sweep_mpi.c; without FS_MPI, one rank and no MPI) ----------------- */
+/* --- MPI (run/exec_mpi.c; without FS_MPI, one rank and no MPI) ----------------- */
 
 /* Join the MPI job when the process was started by mpirun (MPI_Init).
  * OUT *rank, *nranks: 0 and 1 when not. */

@@ -78,7 +78,7 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
 
 /* A synthetic workload: Poisson arrivals, lognormal per-GPU durations, and
  * discrete distributions of GPU counts, kinds and teams - all drawn from GSL
- * distributions on separate RNG streams (sim/rng.h). */
+ * distributions on separate RNG streams (base/rng.h). */
 struct gen_spec {
     int64_t jobs;               /* how many jobs */
     double arrivals_per_hour;   /* Poisson rate */

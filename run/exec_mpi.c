@@ -1,4 +1,4 @@
-/* sweep_mpi.c - fleetsim sweep over MPI ranks (sweep.h), in a build with
+/* exec_mpi.c - fleetsim sweep over MPI ranks (sweep.h), in a build with
  * FS_MPI (`make MPI=1`, compiled with mpicc); without it, one rank and no
  * MPI at all.
  *
@@ -15,7 +15,7 @@
  * (its environment says so), so an MPI build also runs as a plain command,
  * as root too, where Open MPI's singleton start refuses.
  */
-#include "sweep.h"
+#include "../study/sweep.h"
 
 #ifdef FS_MPI
 

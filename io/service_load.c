@@ -1,6 +1,6 @@
 /* service_load.c - reading a scenario's "services" array and the demand
  * traces it names (service.h; scenarios/README.md documents the keys). */
-#include "service.h"
+#include "../models/service.h"
 
 #include "readers.h"
 
@@ -133,7 +133,7 @@ static int trace_read(struct service_demand *d, const char *where, struct fs_err
 }
 
 /* An Azure LLM request trace read directly, binned by bin_s seconds from
- * its first request (sim/readers.h: azure_read_demand). */
+ * its first request (io/readers.h: azure_read_demand). */
 static int azure_read(struct service_demand *d, double bin_s, struct fs_err *err)
 {
     struct demand_curve curve = {0};

@@ -1,5 +1,5 @@
 /* scenario_int.h - the scenario loader's parts in other files (private to
- * sim/scenario*.c).  Each reads one optional block of the scenario's JSON
+ * io/scenario*.c).  Each reads one optional block of the scenario's JSON
  * root into sc, with messages naming file and the JSON path.
  * RET: 0 or FS_EDATA (FS_ENOINPUT for an unreadable file it names). */
 #ifndef FS_SIM_SCENARIO_INT_H

@@ -11,7 +11,7 @@
 
 #include "../reports/metrics.h"
 #include "../reports/summary.h"
-#include "plan_int.h"
+#include "plan.h"
 
 const struct plan_metric_def plan_metrics[PM_COUNT] = {
     [PM_WAIT_P95] = {"wait_p95_s", -1, true},
@@ -73,10 +73,11 @@ static void scale_trace(struct scenario *sc, double growth)
         sc->wl.jobs[i].submit = (fs_time)llround((double)sc->wl.jobs[i].submit / growth);
 }
 
-static void measure(const struct sim *s, const struct metrics *m, double v[PM_COUNT])
+static void measure(const struct run_result *r, double v[PM_COUNT])
 {
-    struct run_stats st;
-    run_stats_compute(s, m, &st);
+    const struct sim *s = r->s;
+    const struct metrics *m = r->m;
+    const struct run_stats st = r->st;
     double *w = xmalloc((s->sc->nbatch + 1) * sizeof *w);
     size_t n = 0, unstarted = 0;
     for (size_t i = 0; i < s->sc->nbatch; i++) {
@@ -113,24 +114,21 @@ int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *er
         return rc;
     if (p->trace && p->growth != 1)
         scale_trace(sc, p->growth);
-    struct sim *s = sim_new(sc);
-    struct metrics *m = metrics_new(s, NULL);
-    sim_observe(s, metrics_observer(m));
-    sim_run(s);
+    struct run_result r;
+    run_scenario(&(struct run_spec){.sc = sc}, &r, err);
     p->simulations++;
-    if (s->interrupted) {
+    if (r.interrupted) {
         rc = PLAN_INTERRUPTED;
     } else {
-        measure(s, m, f->r->m[k]);
+        measure(&r, f->r->m[k]);
         for (int b = 0; b < p->nbill; b++) {
             struct fleet_cost fc;
             enum cost_billing bill = p->bill[b];
-            fleet_cost_compute(s, m, bill, bill == COST_CLOUD ? p->commit : COST_ON_DEMAND, &fc);
+            fleet_cost_compute(r.s, r.m, bill, bill == COST_CLOUD ? p->commit : COST_ON_DEMAND, &fc);
             f->r->month[k][b] = fc.ok ? fc.month_usd : -1;
         }
     }
-    metrics_free(m);
-    sim_free(s);
+    run_result_free(&r);
     scenario_free(sc);
     return rc;
 }

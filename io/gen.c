@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "../base/rng.h"
 
 static void invalid(const char *what)
 {

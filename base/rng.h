@@ -7,7 +7,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "../base/base.h"
+#include "base.h"
 
 enum rng_purpose {
     RNG_ARRIVALS,

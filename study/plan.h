@@ -1,5 +1,5 @@
-/* plan_int.h - what the four files of `fleetsim plan` share:
- *   cmd_plan.c     the options, the base scenario, the flow;
+/* plan.h - what the four files of `fleetsim plan` share:
+^ *   tools/cmd_plan.c the options, the base scenario, the flow;
  *   plan_search.c  the candidates and the search;
  *   plan_fleet.c   one candidate: its scenario, its runs, its figures;
  *   plan_write.c   plan.json, plan.md, fleet.json, the frontier chart and
@@ -13,13 +13,13 @@
  * struct plan owns everything it points to but the option strings (argv:
  * path, catalog_opt); plan_free releases it.
  */
-#ifndef FS_TOOLS_PLAN_INT_H
-#define FS_TOOLS_PLAN_INT_H
+#ifndef FS_STUDY_PLAN_H
+#define FS_STUDY_PLAN_H
 
 #include <cjson/cJSON.h>
 
 #include "../reports/costing.h"
-#include "cli.h"
+#include "../run/run.h"
 
 #define PLAN_MAX_TYPES 8
 #define PLAN_MAX_SEEDS 32

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_int.h"
+#include "plan.h"
 
 static const struct plan *sort_plan; /* qsort has no context argument */
 

@@ -178,9 +178,10 @@ void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
         so.seed = sw->seeds[si];
     }
     cJSON *tree = NULL;
-    struct cli_sim r = {0};
+    struct run_result r = {0};
     int rc = point_tree(sw, i, &tree, &err);
-    if (rc == 0 && (rc = cli_sim_run_tree(tree, sw->scenario, &so, &r, &err)) != 0) {
+    if (rc == 0 &&
+        (rc = run_scenario(&(struct run_spec){.tree = tree, .path = sw->scenario, .so = so}, &r, &err)) != 0) {
         char what[512];
         sweep_describe(sw, i, what, sizeof what);
         char msg[sizeof err.msg];
@@ -188,13 +189,13 @@ void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
         fs_fail(&err, rc, "%s: point %zu (%s): %s", sw->grid, i, what, msg);
     }
     if (rc == 0) {
-        cli_sim_metrics(&r, res->v);
+        run_metrics(&r, res->v);
         res->seed = r.sc->seed;
     }
     res->code = rc;
     if (rc)
         snprintf(res->msg, sizeof res->msg, "%s", err.msg);
-    cli_sim_free(&r);
+    run_result_free(&r);
     cJSON_Delete(tree);
 }
 

@@ -1,4 +1,4 @@
-/* sweep_run.c - handing a sweep's points out (sweep.h): the master loop
+/* exec.c - handing a sweep's points out (sweep.h): the master loop
  * any transport drives, the points run here one after another (-j 1), and
  * forked local workers (-j N).
  *
@@ -17,15 +17,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep.h"
+#include "../study/sweep.h"
 
 static void progress(const struct sweep *sw, size_t done, const struct sweep_result *res)
 {
     char what[512];
     sweep_describe(sw, (size_t)res->point, what, sizeof what);
     fprintf(stderr, "  [%zu/%zu] point %d%s%s%s: utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", done,
-            sw->npoints, res->point, what[0] ? " (" : "", what, what[0] ? ")" : "", res->v[CLI_UTILIZATION],
-            res->v[CLI_WAIT_P95] / 3600, res->v[CLI_COST_MONTH]);
+            sw->npoints, res->point, what[0] ? " (" : "", what, what[0] ? ")" : "", res->v[RUN_UTILIZATION],
+            res->v[RUN_WAIT_P95] / 3600, res->v[RUN_COST_MONTH]);
 }
 
 /* Keep res; track the lowest failing point in *fail (with its message). */

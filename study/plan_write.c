@@ -13,7 +13,7 @@
 
 #include "../reports/output.h"
 #include "../reports/report.h"
-#include "plan_int.h"
+#include "plan.h"
 
 /* --- plan.json ------------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-/* readers_int.h - what the trace readers (sim/read_*.c) share, private to
+/* readers_int.h - what the trace readers (io/read_*.c) share, private to
  * them: a bounded line reader, field splitting, strict number and date-time
  * parsing with "FILE:LINE: column NAME: ..." messages, drop counting, and
  * the step that moves a finished read into the caller's workload.
@@ -15,7 +15,7 @@
 #include "readers.h"
 
 /* The native job CSV's header, and its optional column groups
- * (sim/workload.c). */
+ * (io/workload.c). */
 extern const char workload_native_header[], workload_spec_header[], workload_share_header[];
 
 #define RD_LINE_LIMIT (64 * 1024)  /* bytes in a line, without its CR LF */

@@ -1,0 +1,65 @@
+/* run.h - the library layer every command and test runs scenarios through
+ * (as lua.c sits on lua.h): load a scenario, simulate it with the observers
+ * the spec asks for, and return the result every consumer reads
+ * (reports/result.h).  Below study/ and tools/, above reports/; nothing
+ * else assembles the engine and its observers.
+ *
+ * The caller owns a filled struct run_result and releases it with
+ * run_result_free.
+ */
+#ifndef FS_RUN_RUN_H
+#define FS_RUN_RUN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../base/base.h"
+#include "../reports/result.h"
+
+/* What to run, and with which observers.  The scenario comes from exactly
+ * one of: sc (already loaded, borrowed), tree (parsed JSON, borrowed; path
+ * names it in messages and anchors its relative paths), or path (a file).
+ * so applies to tree and path. */
+struct run_spec {
+    const struct scenario *sc;
+    const cJSON *tree;
+    const char *path;
+    struct scenario_options so;
+    FILE *timeseries;             /* timeseries.csv rows, or NULL */
+    FILE *timeline;               /* timeline.json (Chrome trace), or NULL */
+    int64_t timeline_limit;       /* events it writes at most; 0: TIMELINE_DEFAULT_LIMIT */
+    bool check;                   /* assert the engine's invariants (check.h) */
+    /* Called about every 64k events; NULL: none. */
+    void (*progress)(void *ctx, fs_time now, fs_time horizon);
+};
+
+/* Load (unless spec->sc), simulate to the end and compute the figures.
+ * A run a signal stopped returns 0 with r->interrupted set and no stats.
+ * RET: 0, or the loader's FS_E* code with err filled (r is then empty). */
+int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_err *err);
+
+/* Release everything r owns; a zeroed result is fine. */
+void run_result_free(struct run_result *r);
+
+/* The figures regress and sweep record for a run, in this order. */
+enum run_metric {
+    RUN_UTILIZATION,      /* allocated / offered GPU time */
+    RUN_JOBS_COMPLETED,
+    RUN_WAIT_MEAN,        /* seconds */
+    RUN_WAIT_P95,
+    RUN_JCT_MEAN,
+    RUN_ENERGY_KWH,       /* at the facility: wall energy x PUE */
+    RUN_PSU_PEAK,         /* highest load of any node's usable PSU capacity, % */
+    RUN_COST_MONTH,       /* USD per 730-h month (reports/costing.h) */
+    RUN_COST_PER_GPU_H,   /* USD per completed reference GPU-hour */
+    RUN_SLO,              /* services' SLO attainment; 1 without services */
+    RUN_NMETRICS
+};
+/* "utilization", "jobs_completed", "wait_mean_s", ... */
+extern const char *const run_metric_names[RUN_NMETRICS];
+
+/* r's figures into v.  The two costs are 0 when a price is missing. */
+void run_metrics(const struct run_result *r, double v[RUN_NMETRICS]);
+
+#endif
