@@ -73,17 +73,29 @@ static double kv_per_token(const struct llm_arch *a, enum llm_precision p)
     return 2.0 * a->layers * a->kv_dim * kv_bytes[p];
 }
 
-double llm_step_s(const struct llm_model *lm, const struct gpu_type *t, const struct llm_arch *a,
-                  enum llm_precision p, double weights_gb, int tp, const struct llm_step *s)
+void llm_step_terms(const struct gpu_type *t, const struct llm_arch *a, enum llm_precision p,
+                    double weights_gb, int tp, const struct llm_step *s, double terms[4])
 {
     double n = tp > 1 ? tp : 1;
     double w = weights_gb > 0 ? weights_gb * GB : a->params * weight_bytes[p];
-    double bytes = w + s->context * kv_per_token(a, p);
-    double flops = 2 * a->params * s->tokens + s->attn_flops;
     double rate = tensor_rate(t, p);
-    return bytes / n / (lm->eta[llm_memory_kind(t)] * t->bandwidth_gbs * GB) +
-           (rate > 0 ? flops / n / (lm->mu * rate) : HUGE_VAL) +
-           a->layers * (lm->tau0 + lm->tau1 * log2(n));
+    terms[0] = (w + s->context * kv_per_token(a, p)) / n / (t->bandwidth_gbs * GB);
+    terms[1] = rate > 0 ? (2 * a->params * s->tokens + s->attn_flops) / n / rate : HUGE_VAL;
+    terms[2] = log2(n);
+    /* Two all-reduces per layer of tokens x hidden 16-bit activations; a
+     * ring moves 2 (n - 1) / n of them through each GPU's link. */
+    terms[3] = n > 1 && t->link_gbs > 0
+                   ? 2 * a->layers * s->tokens * a->hidden * 2.0 * 2 * (n - 1) / n / (t->link_gbs * GB)
+                   : 0;
+}
+
+double llm_step_s(const struct llm_model *lm, int stack, const struct gpu_type *t, const struct llm_arch *a,
+                  enum llm_precision p, double weights_gb, int tp, const struct llm_step *s)
+{
+    double x[4];
+    llm_step_terms(t, a, p, weights_gb, tp, s, x);
+    return x[0] / lm->eta[llm_memory_kind(t)] + x[1] / lm->mu + x[3] / lm->link_eff +
+           a->layers * (lm->tau0[stack] + lm->tau1[stack] * x[2]);
 }
 
 static struct llm_step decode_step(double batch, double input, double output)
@@ -97,6 +109,12 @@ static struct llm_step prefill_step(const struct llm_arch *a, double batch, doub
                              .attn_flops = batch * 2.0 * a->layers * a->hidden * input * input};
 }
 
+struct llm_step llm_point_step(const struct llm_point *p)
+{
+    return p->phase == LLM_DECODE ? decode_step(p->batch, p->input, p->output)
+                                  : prefill_step(&p->arch, p->batch, p->input);
+}
+
 double llm_tokens_per_s(const struct llm_model *lm, const struct gpu_type *t, const struct llm_arch *a,
                         enum llm_precision p, int tp, double batch, double input, double output,
                         enum llm_phase phase)
@@ -104,11 +122,11 @@ double llm_tokens_per_s(const struct llm_model *lm, const struct gpu_type *t, co
     double n = tp > 1 ? tp : 1;
     struct llm_step d = decode_step(batch, input, output), f = prefill_step(a, batch, input);
     switch (phase) {
-    case LLM_PREFILL: return batch * input / llm_step_s(lm, t, a, p, 0, tp, &f) / n;
-    case LLM_DECODE: return batch / llm_step_s(lm, t, a, p, 0, tp, &d) / n;
+    case LLM_PREFILL: return batch * input / llm_step_s(lm, lm->serving, t, a, p, 0, tp, &f) / n;
+    case LLM_DECODE: return batch / llm_step_s(lm, lm->serving, t, a, p, 0, tp, &d) / n;
     default:
         return batch * output /
-               (llm_step_s(lm, t, a, p, 0, tp, &f) + output * llm_step_s(lm, t, a, p, 0, tp, &d)) / n;
+               (llm_step_s(lm, lm->serving, t, a, p, 0, tp, &f) + output * llm_step_s(lm, lm->serving, t, a, p, 0, tp, &d)) / n;
     }
 }
 
@@ -159,7 +177,11 @@ struct llm_answer llm_serve(const struct llm_model *lm, int ti, const struct llm
     int limit = tp_limit(lm, ti);
     double room = 0;
     int tp;
-    for (tp = 1; tp <= limit; tp *= 2) {
+    if (q->tp > limit) {
+        snprintf(r.reason, sizeof r.reason, "%d GPUs: a %s node holds %d", q->tp, t->name, limit);
+        return r;
+    }
+    for (tp = q->tp > 0 ? q->tp : 1; tp <= (q->tp > 0 ? q->tp : limit); tp *= 2) {
         room = kv_room_gb(t, &a, p, tp);
         double budget = q->kv_budget_gb >= 0 ? q->kv_budget_gb / tp : room;
         if (budget > room || !(budget > 0))

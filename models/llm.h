@@ -7,7 +7,8 @@
  *
  *   t = (W + C x kv) / n / (eta[m] x BW)                memory: weights, KV
  *     + (2 P T + A) / n / (mu x F[p])                   tensor: matmuls
- *     + L x (tau0 + tau1 x log2 n)                      per-layer overhead
+ *     + 4 L T h (n - 1) / n x 2 B / (link_eff x link)   tensor-parallel all-reduces
+ *     + L x (tau0[s] + tau1[s] x log2 n)                per-layer overhead
  *
  * W weight bytes (P parameters x the precision's bytes), kv the KV bytes per
  * token (2 x L x kv_dim x the KV precision's bytes), A the attention FLOPs
@@ -18,11 +19,17 @@
  * is the achievable share of peak bandwidth per memory technology (HBM2e,
  * HBM3, GDDR6X are fitted; the others take a fitted one's value, each an
  * assumption named in llm.json), mu the achievable share of the tensor
- * peak, tau0 and tau1 the per-layer cost of a step (kernel launches,
- * tensor-parallel all-reduce latency).  The six numbers are fitted with
- * GSL weighted linear least squares (relative errors) to the "fit" points
- * of llm.json; "holdout" points are only compared (tests/test_llm.c, the
- * README's calibration table, `fleetsim models --calibration`).
+ * peak, link_eff the achievable share of the GPU-GPU link (two ring
+ * all-reduces of the step's activations per layer): properties of the
+ * hardware, shared by every measurement.  tau0[s]
+ * and tau1[s] are the per-layer cost of a step in software stack s (kernel
+ * launches, scheduling, tensor-parallel all-reduce latency), which differs
+ * by an order of magnitude between stacks and releases: each stack that
+ * measured points gets its own, and the model answers for the serving
+ * stack llm.json names ("serving_stack", vLLM).  All are fitted at once
+ * with GSL weighted linear least squares (relative errors) to the "fit"
+ * points of llm.json; "holdout" points are only compared (tests/test_llm.c,
+ * the README's calibration table, `fleetsim models --calibration`).
  *
  * Throughput per GPU: decode B / t_decode / n output tokens/s; prefill
  * B x input / t_prefill / n input tokens/s; offline (continuous batching of
@@ -59,6 +66,7 @@ enum llm_phase { LLM_PREFILL, LLM_DECODE, LLM_OFFLINE, LLM_PHASES };
 #define LLM_MAX_BATCH 4096     /* the largest batch "max" reports */
 #define LLM_MAX_POINTS 96
 #define LLM_MEM_KINDS 6
+#define LLM_MAX_STACKS 8
 
 extern const char *const llm_precision_names[LLM_PRECISIONS];
 extern const char *const llm_phase_names[LLM_PHASES];
@@ -91,6 +99,7 @@ struct llm_point {
     char id[48];
     char source[32];
     bool fit;                 /* fitted, or held out */
+    int stack;                /* index into llm_model.stacks (steps) */
     enum llm_point_kind kind;
     int gpu, gpu2;            /* catalog indexes (gpu2 for ratios) */
     enum llm_precision prec, prec2;
@@ -101,6 +110,7 @@ struct llm_point {
     double batch;             /* sequences in the step */
     double input, output;     /* tokens per sequence */
     double measured;          /* s (step) or the ratio */
+    char known_miss[160];     /* why the model misses it, when llm.json says so */
     double tol;               /* relative tolerance the tests hold it to */
     double model;             /* what the fitted model gives */
 };
@@ -109,7 +119,10 @@ struct llm_model {
     const struct gpu_catalog *cat;
     const struct node_catalog *nodes;
     double eta[LLM_MEM_KINDS];  /* by memory technology, gpu_memory_kind order */
-    double mu, tau0, tau1;
+    double mu, link_eff;
+    int nstacks, serving;       /* serving: the stack llm_serve answers for */
+    char stacks[LLM_MAX_STACKS][16];
+    double tau0[LLM_MAX_STACKS], tau1[LLM_MAX_STACKS];
     int npoints;
     struct llm_point points[LLM_MAX_POINTS];
     double fit_rms, fit_max;    /* relative errors over the fit points */
@@ -122,9 +135,19 @@ int llm_model_load(const char *path, const struct gpu_catalog *cat, const struct
                    struct llm_model **out, struct fs_err *err);
 void llm_model_free(struct llm_model *lm);
 
-/* Seconds one step of a tp-GPU replica of type t takes (the formula above). */
-double llm_step_s(const struct llm_model *lm, const struct gpu_type *t, const struct llm_arch *a,
+/* Seconds one step of a tp-GPU replica of type t takes in stack (the
+ * formula above); weights_gb > 0 overrides the weights' bytes. */
+double llm_step_s(const struct llm_model *lm, int stack, const struct gpu_type *t, const struct llm_arch *a,
                   enum llm_precision p, double weights_gb, int tp, const struct llm_step *s);
+
+/* The terms of a step's time before the fitted factors: memory seconds at
+ * peak bandwidth, tensor seconds at peak rate, log2 tp, all-reduce seconds
+ * at the link's peak. */
+void llm_step_terms(const struct gpu_type *t, const struct llm_arch *a, enum llm_precision p,
+                    double weights_gb, int tp, const struct llm_step *s, double terms[4]);
+
+/* The step a point measured. */
+struct llm_step llm_point_step(const struct llm_point *p);
 
 /* What to serve. */
 struct llm_query {
@@ -134,6 +157,7 @@ struct llm_query {
     int batch;                 /* sequences; 0 = the largest memory allows */
     int input_tokens, output_tokens;
     double kv_budget_gb;       /* KV cache per replica, GB; < 0: what memory leaves */
+    int tp;                    /* 0: the fewest GPUs that hold it; else exactly this many */
 };
 
 struct llm_answer {

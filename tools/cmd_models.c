@@ -320,8 +320,14 @@ static cJSON *calibration_json(const struct llm_model *lm)
     for (int k = 0; k < LLM_MEM_KINDS; k++)
         cJSON_AddNumberToObject(eta, llm_memory_kinds[k], lm->eta[k]);
     cJSON_AddNumberToObject(f, "tensor_efficiency", lm->mu);
-    cJSON_AddNumberToObject(f, "layer_overhead_us", lm->tau0 * 1e6);
-    cJSON_AddNumberToObject(f, "layer_overhead_per_tp_doubling_us", lm->tau1 * 1e6);
+    cJSON_AddNumberToObject(f, "link_efficiency", lm->link_eff);
+    cJSON_AddStringToObject(f, "serving_stack", lm->stacks[lm->serving]);
+    cJSON *st = cJSON_AddObjectToObject(f, "layer_overhead_us");
+    for (int s = 0; s < lm->nstacks; s++) {
+        cJSON *o = cJSON_AddObjectToObject(st, lm->stacks[s]);
+        cJSON_AddNumberToObject(o, "base", lm->tau0[s] * 1e6);
+        cJSON_AddNumberToObject(o, "per_tp_doubling", lm->tau1[s] * 1e6);
+    }
     cJSON_AddNumberToObject(f, "fit_rms_error", lm->fit_rms);
     cJSON_AddNumberToObject(f, "fit_max_error", lm->fit_max);
     cJSON *pts = cJSON_AddArrayToObject(root, "points");
@@ -346,8 +352,11 @@ static void print_calibration(const struct llm_model *lm)
     printf("LLM serving model, fitted on the \"fit\" points of llm.json\n  bandwidth efficiency:");
     for (int k = 0; k < LLM_MEM_KINDS; k++)
         printf(" %s %.3f", llm_memory_kinds[k], lm->eta[k]);
-    printf("\n  tensor efficiency %.3f; per-layer step overhead %.1f us + %.1f us per doubling of TP\n",
-           lm->mu, lm->tau0 * 1e6, lm->tau1 * 1e6);
+    printf("\n  tensor efficiency %.3f, link efficiency %.3f\n  per-layer step overhead (us, + per doubling of TP):", lm->mu, lm->link_eff);
+    for (int s = 0; s < lm->nstacks; s++)
+        printf(" %s%s %.1f + %.1f", lm->stacks[s], s == lm->serving ? " (serving)" : "", lm->tau0[s] * 1e6,
+               lm->tau1[s] * 1e6);
+    printf("\n");
     printf("  fit: rms relative error %.3f, max %.3f\n\n", lm->fit_rms, lm->fit_max);
     printf("  %-40s %-7s %-12s %10s %10s %7s %5s\n", "point", "use", "source", "measured", "model", "error", "tol");
     for (int i = 0; i < lm->npoints; i++) {
