@@ -154,6 +154,8 @@ static int read_point(struct loader *L, const cJSON *o, const char *path, struct
             return rc;
         p->tp = (int)tp;
         p->measured /= 1e3;
+        if (tp & (tp - 1))
+            return fs_fail(L->err, FS_EDATA, "%s: %s.tp: %d is not 1, 2, 4 or 8", L->file, path, p->tp);
         if ((rc = read_stack(L, o, "stack", path, &p->stack)))
             return rc;
         if (p->phase == LLM_OFFLINE || !(p->batch >= 1))

@@ -22,7 +22,7 @@ static int usage(int code)
             "                       [--input-tokens N] [--output-tokens N] [--kv-budget-gb X]\n\n"
             "Print the GPU catalog and what the models derive from it: per-GPU throughput\n"
             "of each workload relative to the reference GPU, memory fit of reference models\n"
-            "(7B, 13B, 70B; train, LoRA, inference on one GPU), power at 0-100 %% load, and\n"
+            "(7B, 13B, 70B; train, LoRA, QLoRA, inference on one GPU), power at 0-100 %% load, and\n"
             "the node templates with their DC power.  --json prints the same as one JSON\n"
             "object on stdout.\n\n"
             "--calibration prints the LLM serving model's fitted parameters and every\n"
@@ -51,8 +51,20 @@ static const struct {
 } ref_jobs[] = {
     {"train", {.method = MEM_TRAIN, .gpus = 1, .seq_len = 4096, .micro_batch = 1}},
     {"lora", {.method = MEM_LORA, .gpus = 1, .seq_len = 2048, .micro_batch = 1, .lora_fraction = 0.005}},
-    {"infer", {.method = MEM_INFER, .gpus = 1, .seq_len = 4096, .micro_batch = 8, .kv_budget_gb = -1}},
+    {"qlora", {.method = MEM_QLORA, .gpus = 1, .seq_len = 2048, .micro_batch = 1, .lora_fraction = 0.005}},
+    {"infer", {.method = MEM_INFER, .gpus = 1}},
 };
+
+/* Reference model i doing reference job k: inference reserves the KV
+ * allowance jobs and service replicas share (MEM_KV_FRACTION). */
+static struct mem_need ref_need(size_t i, size_t k)
+{
+    struct mem_job j = ref_jobs[k].j;
+    const struct mem_model *m = &ref_models[i].m;
+    if (j.method == MEM_INFER)
+        j.kv_budget_gb = MEM_KV_FRACTION * m->bytes_per_param * m->params / 1e9;
+    return mem_estimate(m, &j);
+}
 
 static const double loads[] = {0, 0.25, 0.5, 0.75, 1};
 
@@ -99,7 +111,7 @@ static cJSON *build(const struct model_set *ms)
         for (size_t k = 0; k < FS_ARRAY_LEN(ref_jobs); k++) {
             char key[32];
             snprintf(key, sizeof key, "%s-%s", ref_models[i].name, ref_jobs[k].name);
-            struct mem_need need = mem_estimate(&ref_models[i].m, &ref_jobs[k].j);
+            struct mem_need need = ref_need(i, k);
             cJSON *o = cJSON_AddObjectToObject(mem, key);
             cJSON_AddNumberToObject(o, "per_gpu_gb", need.per_gpu_gb);
             cJSON *fits = cJSON_AddObjectToObject(o, "fits_one_gpu");
@@ -165,7 +177,7 @@ static void print_text(const struct model_set *ms)
     printf("\n");
     for (size_t i = 0; i < FS_ARRAY_LEN(ref_models); i++)
         for (size_t k = 0; k < FS_ARRAY_LEN(ref_jobs); k++) {
-            struct mem_need need = mem_estimate(&ref_models[i].m, &ref_jobs[k].j);
+            struct mem_need need = ref_need(i, k);
             printf("  %3s %-8s %8.1f", ref_models[i].name, ref_jobs[k].name, need.per_gpu_gb);
             for (int t = 0; t < cat->n; t++)
                 printf(" %12s", need.per_gpu_gb <= cat->types[t].memory_gb ? "*" : "-");
@@ -342,6 +354,7 @@ static cJSON *calibration_json(const struct llm_model *lm)
         cJSON_AddNumberToObject(o, "model", p->model * point_scale(p));
         cJSON_AddNumberToObject(o, "error", p->model / p->measured - 1);
         cJSON_AddNumberToObject(o, "tolerance", p->tol);
+        cJSON_AddStringToObject(o, "known_miss", p->known_miss);
         cJSON_AddItemToArray(pts, o);
     }
     return root;
@@ -364,7 +377,7 @@ static void print_calibration(const struct llm_model *lm)
         double e = p->model / p->measured - 1;
         printf("  %-40s %-7s %-12s %8.4g%-2s %8.4g%-2s %+6.1f%% %4.0f%%%s\n", p->id, p->fit ? "fit" : "holdout",
                p->source, p->measured * point_scale(p), point_unit(p), p->model * point_scale(p), point_unit(p),
-               100 * e, 100 * p->tol, fabs(e) <= p->tol ? "" : "  OUT");
+               100 * e, 100 * p->tol, p->known_miss[0] ? "  known miss" : fabs(e) <= p->tol ? "" : "  OUT");
     }
 }
 
