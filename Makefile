@@ -7,7 +7,7 @@ BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-PKGS     := gsl libcjson cunit
+PKGS     := gsl libcjson cunit libmicrohttpd
 
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \
         -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
@@ -36,9 +36,10 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
               $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
-LIBS        = $(PKG_LIBS) -lm
+# GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
+LIBS        = $(PKG_LIBS) -lglpk -lm
 
-LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c)
+LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_UTIL := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
@@ -48,9 +49,11 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
+# fleetsim with one test-only row in the metric table (tests/metric/run.sh).
+METRIC_FS := $(BUILD)/metric-test/fleetsim
 
 .PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
-all: $(FLEETSIM) $(TESTS)
+all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,13 +65,20 @@ $(BUILD)/libfleetsim.a: $(LIB_OBJ)
 $(FLEETSIM): $(TOOL_OBJ) $(BUILD)/libfleetsim.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+$(BUILD)/metric-test/metric.o: reports/metric.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFS_METRIC_TEST_ROW -c $< -o $@
+
+$(METRIC_FS): $(TOOL_OBJ) $(filter-out $(BUILD)/reports/metric.o,$(LIB_OBJ)) $(BUILD)/metric-test/metric.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(BUILD)/libfleetsim.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # deps installs missing Debian packages (tools/install-deps.sh); demo and
 # check call it first, then re-enter make so pkg-config sees the result.
 deps:
-	@pkg-config --exists $(PKGS) || tools/install-deps.sh
+	@{ pkg-config --exists $(PKGS) && [ -r /usr/include/glpk.h ]; } || tools/install-deps.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory run-demo
@@ -79,7 +89,7 @@ run-demo: $(FLEETSIM)
 check: deps
 	@$(MAKE) --no-print-directory run-check
 
-run-check: $(FLEETSIM) $(TESTS)
+run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	tests/layers/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
@@ -89,6 +99,8 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 

@@ -1,16 +1,62 @@
 /* base.c - allocation that aborts on failure, error codes, time conversion. */
 #include "base.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void (*oom_hook)(void);
+
+void fs_set_oom_hook(void (*hook)(void)) { oom_hook = hook; }
 
 static void oom(size_t n)
 {
     fprintf(stderr, "fleetsim: out of memory allocating %zu bytes\n", n);
-    abort();
+    if (oom_hook)
+        oom_hook();
+    _exit(70); /* exit() would run atexit handlers that may allocate */
+}
+
+static const char *file_kind(mode_t m)
+{
+    if (S_ISDIR(m))
+        return strerror(EISDIR);
+    if (S_ISFIFO(m))
+        return "a FIFO, not a regular file";
+    if (S_ISSOCK(m))
+        return "a socket, not a regular file";
+    if (S_ISCHR(m) || S_ISBLK(m))
+        return "a device, not a regular file";
+    return "not a regular file";
+}
+
+int fs_open_input(const char *path, FILE **out, struct fs_err *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    const char *why = fstat(fd, &st) != 0 ? strerror(errno) : S_ISREG(st.st_mode) ? NULL : file_kind(st.st_mode);
+    if (why) {
+        close(fd);
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, why);
+    }
+    FILE *f;
+    /* Reads of a regular file never block; clear the flag all the same. */
+    if (fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
+        int e = errno;
+        close(fd);
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(e));
+    }
+    *out = f;
+    return 0;
 }
 
 void *xmalloc(size_t n)

@@ -11,12 +11,17 @@
 #define FS_BASE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Simulated time: integer microseconds since the scenario's start. */
 typedef int64_t fs_time;
 #define FS_USEC 1000000LL
 #define FS_TIME_MAX INT64_MAX
+
+/* The largest seed: outputs record seeds as JSON numbers, exact only up
+ * to 2^53. */
+#define FS_SEED_MAX ((uint64_t)1 << 53)
 
 /* Seconds (as read from input) to simulated time, rounded to the nearest
  * microsecond.  The caller checks the range first (fs_seconds_ok). */
@@ -32,7 +37,8 @@ int fs_seconds_ok(double s);
     X(DATA, 2, 65, "bad input data")                        \
     X(NOINPUT, 3, 66, "cannot open input")                  \
     X(CANTCREAT, 4, 73, "cannot create output")             \
-    X(INTERNAL, 5, 70, "internal error")
+    X(INTERNAL, 5, 70, "internal error")                    \
+    X(UNAVAILABLE, 6, 69, "service unavailable")
 
 enum fs_code {
     FS_OK = 0,
@@ -54,12 +60,23 @@ const char *fs_code_name(int code);    /* "DATA" */
 const char *fs_code_message(int code); /* "bad input data" */
 int fs_exit_code(int code);            /* 0 for FS_OK, 65 for FS_EDATA ... */
 
+/* Allocation failure prints "fleetsim: out of memory ...", runs the hook
+ * set with fs_set_oom_hook (the output layer's: remove the files of
+ * unfinished outputs; it must not allocate) and exits 70. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* Grow *p (an array of elem-size items with capacity *cap) to hold need. */
 void xgrow(void *pp, size_t *cap, size_t need, size_t elem);
+
+void fs_set_oom_hook(void (*hook)(void));
+
+/* Open path for reading, refusing what is not a regular file: a FIFO or a
+ * device is opened without blocking (O_NONBLOCK) and refused, never read
+ * or waited on.  OUT *f: the stream (fclose it).  RET: 0, or FS_ENOINPUT
+ * "PATH: cannot open: REASON". */
+int fs_open_input(const char *path, FILE **f, struct fs_err *err);
 
 /* The closest of n candidate names to s by edit distance, or NULL when none
  * is close enough to be a useful suggestion. */

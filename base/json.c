@@ -11,11 +11,9 @@
 
 static char *read_all(const char *path, size_t *len, struct fs_err *err, int *rc)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *rc = fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f;
+    if ((*rc = fs_open_input(path, &f, err)))
         return NULL;
-    }
     size_t cap = 1 << 16, n = 0;
     char *buf = xmalloc(cap);
     for (;;) {

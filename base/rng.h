@@ -16,6 +16,7 @@ enum rng_purpose {
     RNG_MIX,       /* job kinds and teams */
     RNG_FAULTS,
     RNG_POLICY,    /* policy tie-breaks */
+    RNG_SPOT,      /* spot interruptions (sim/elastic.h) */
     RNG_PURPOSE_COUNT,
 };
 

@@ -81,9 +81,9 @@ int rd_open(struct rd_lines *in, const char *path, struct fs_err *err)
 {
     memset(in, 0, sizeof *in);
     in->path = path;
-    in->f = fopen(path, "rb");
-    if (!in->f)
-        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    int rc = fs_open_input(path, &in->f, err);
+    if (rc)
+        return rc;
     in->buf = xmalloc(RD_BUF + 1); /* + 1: room to end a last line without '\n' */
     return 0;
 }

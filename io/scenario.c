@@ -390,7 +390,7 @@ static int load_header(struct ctx *c, const cJSON *root)
     if ((rc = json_check_keys(root, keys, c->file, "$", c->err)) ||
         (rc = json_string(root, "name", true, &name, c->file, "$", c->err)) ||
         (rc = json_string(root, "description", false, &desc, c->file, "$", c->err)) ||
-        (rc = json_int(root, "seed", false, 0, (int64_t)1 << 53, &seed, c->file, "$", c->err)) ||
+        (rc = json_int(root, "seed", false, 0, (int64_t)FS_SEED_MAX, &seed, c->file, "$", c->err)) ||
         (rc = json_number(root, "horizon_s", false, 1, SCEN_MAX_SPAN_S, &horizon, c->file, "$", c->err)))
         return rc;
     c->sc->name = xstrdup(name);
@@ -551,6 +551,17 @@ int scenario_load_tree(const cJSON *root, const char *path, const struct scenari
         (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)) ||
         (rc = scenario_load_faults(root, path, sc, err)))
         goto err;
+    /* Elastic instances come and go with the work; failures of instances
+     * nobody holds are not modelled (spot interruptions are). */
+    if (sc->cost.hold != COST_HOLD_FIXED && (sc->faults || sc->maint_every > 0)) {
+        rc = fs_fail(err, FS_EDATA, "%s: $.faults: node faults are not simulated with billing "
+                     "cloud_elastic or cloud_spot", path);
+        goto err;
+    }
+    if (sc->cost.hold != COST_HOLD_FIXED && !sc->prices) {
+        rc = fs_fail(err, FS_EDATA, "%s: $.cost.billing: elastic and spot clouds need prices.json", path);
+        goto err;
+    }
     *out = sc;
     return 0;
 err:

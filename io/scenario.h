@@ -33,6 +33,12 @@ struct scenario_cost {
     enum cost_commit commit;      /* cloud only; default none (on demand) */
     enum cost_idle_rule idle;     /* default proportional */
     int forecast_months;          /* default 6 */
+    /* billing "cloud_elastic" or "cloud_spot": billing is COST_CLOUD,
+     * on demand, and hold says how (sim/elastic.h); the terms are
+     * prices.json's (cost_elastic_terms) unless $.cost.elastic overrides
+     * them (< 0: not overridden). */
+    enum cost_hold hold;
+    double provision_s, increment_s, minimum_s, scale_down_s, spot_share_month;
 };
 
 /* What preemption costs a job of a kind, and its class ($.kinds). */

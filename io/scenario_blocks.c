@@ -37,27 +37,70 @@ static int load_enum(struct blk *c, const cJSON *o, const char *key, const char 
     return fs_fail(c->err, FS_EDATA, "%s: $.cost.%s: \"%s\" is not one of %s", c->file, key, v, list);
 }
 
+/* $.cost.billing: a cost_billing_names entry, or "cloud_elastic" or
+ * "cloud_spot" (cloud billing, instances held only while needed). */
+static int load_billing(struct blk *c, const cJSON *o, int *billing, enum cost_hold *hold)
+{
+    static const char *const names[] = {"owned", "leased", "cloud", "cloud_elastic", "cloud_spot"};
+    int b = *billing;
+    int rc = load_enum(c, o, "billing", names, 5, &b);
+    *billing = b > COST_CLOUD ? COST_CLOUD : b;
+    *hold = b == 3 ? COST_HOLD_ELASTIC : b == 4 ? COST_HOLD_SPOT : COST_HOLD_FIXED;
+    return rc;
+}
+
+/* $.cost.elastic: overrides of prices.json's elastic terms. */
+static int load_elastic(struct blk *c, const cJSON *o, struct scenario_cost *cost)
+{
+    static const char *const keys[] = {"provision_s", "billing_increment_s", "billing_minimum_s",
+                                       "scale_down_s", "spot_interrupted_share_month", NULL};
+    const cJSON *e = NULL;
+    int rc = 0;
+    double *out[] = {&cost->provision_s, &cost->increment_s, &cost->minimum_s, &cost->scale_down_s,
+                     &cost->spot_share_month};
+    const double lo[] = {0, 1, 0, 0, 0}, hi[] = {86400, 86400, 86400, 86400, 0.99};
+    for (int k = 0; k < 5; k++)
+        *out[k] = -1;
+    if (!o || (rc = json_child(o, "elastic", false, cJSON_Object, &e, c->file, "$.cost", c->err)) || !e)
+        return rc;
+    if ((rc = json_check_keys(e, keys, c->file, "$.cost.elastic", c->err)))
+        return rc;
+    for (int k = 0; k < 5; k++)
+        if ((rc = json_number(e, keys[k], false, lo[k], hi[k], out[k], c->file, "$.cost.elastic", c->err)))
+            return rc;
+    if (cost->hold == COST_HOLD_FIXED)
+        return fs_fail(c->err, FS_EDATA, "%s: $.cost.elastic: applies to billing cloud_elastic or "
+                       "cloud_spot only", c->file);
+    return 0;
+}
+
 int scenario_load_cost(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
 {
     struct blk b = {file, sc, err}, *c = &b;
-    static const char *const keys[] = {"billing", "commit", "idle", "forecast_months", NULL};
+    static const char *const keys[] = {"billing", "commit", "idle", "forecast_months", "elastic", NULL};
     const cJSON *o = NULL;
     int billing = COST_OWNED, commit = COST_ON_DEMAND, idle = COST_IDLE_PROPORTIONAL;
     int64_t months = 6;
+    struct scenario_cost *cost = &c->sc->cost;
     int rc;
+    *cost = (struct scenario_cost){.hold = COST_HOLD_FIXED};
     if ((rc = json_child(root, "cost", false, cJSON_Object, &o, c->file, "$", c->err)))
         return rc;
     if (o && ((rc = json_check_keys(o, keys, c->file, "$.cost", c->err)) ||
-              (rc = load_enum(c, o, "billing", cost_billing_names, COST_BILLINGS, &billing)) ||
+              (rc = load_billing(c, o, &billing, &cost->hold)) ||
               (rc = load_enum(c, o, "commit", cost_commit_names, 3, &commit)) ||
               (rc = load_enum(c, o, "idle", cost_idle_names, 2, &idle)) ||
               (rc = json_int(o, "forecast_months", false, 0, 120, &months, c->file, "$.cost", c->err))))
         return rc;
-    if (commit != COST_ON_DEMAND && billing != COST_CLOUD)
+    if ((rc = load_elastic(c, o, cost)))
+        return rc;
+    if (commit != COST_ON_DEMAND && (billing != COST_CLOUD || cost->hold != COST_HOLD_FIXED))
         return fs_fail(c->err, FS_EDATA, "%s: $.cost.commit: a commitment applies to cloud billing only, "
-                       "not %s", c->file, cost_billing_names[billing]);
-    c->sc->cost = (struct scenario_cost){(enum cost_billing)billing, (enum cost_commit)commit,
-                                         (enum cost_idle_rule)idle, (int)months};
+                       "not %s", c->file, cost->hold != COST_HOLD_FIXED ? "elastic or spot" : cost_billing_names[billing]);
+    cost->billing = (enum cost_billing)billing;
+    cost->commit = (enum cost_commit)commit;
+    cost->idle = (enum cost_idle_rule)idle;
+    cost->forecast_months = (int)months;
     return 0;
 }
 

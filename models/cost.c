@@ -71,6 +71,17 @@ double cost_leased(double usd_per_gpu_month, int gpus, fs_time period)
     return usd_per_gpu_month * gpus * (double)cost_lease_months(period);
 }
 
+fs_time cost_elastic_billed(fs_time held, fs_time increment, fs_time minimum)
+{
+    fs_time billed = (held / increment + (held % increment != 0)) * increment;
+    return billed > minimum ? billed : minimum;
+}
+
+double cost_spot_rate(double share_month)
+{
+    return -log1p(-share_month) / (COST_MONTH_HOURS * 3600);
+}
+
 double cost_commit_discount(const struct cost_prices *p, enum cost_commit c)
 {
     switch (c) {

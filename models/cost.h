@@ -82,6 +82,15 @@ struct cost_prices {
     struct cost_value commit_1y, commit_3y; /* discounts in [0, 1) */
     struct cost_value lease_discount;       /* off cloud x 730 h, for derived leases */
     struct cost_value server_overhead;      /* non-GPU server cost / GPUs' cost */
+    struct cost_elastic_terms {             /* cloud instances held only while needed */
+        struct cost_value spot_discount;        /* off on demand, in [0, 1) */
+        struct cost_value spot_share_month;     /* share of spot instances interrupted
+                                                   in a 730-h month, in [0, 1) */
+        struct cost_value provision_s;          /* request to usable, billed */
+        struct cost_value increment_s;          /* billed per started increment */
+        struct cost_value minimum_s;            /* billed at least this */
+        struct cost_value scale_down_s;         /* idle this long: released */
+    } elastic;
     int ngpus;
     struct cost_gpu_price gpus[GPU_MAX_TYPES];
     int nservers;
@@ -159,12 +168,30 @@ double cost_commit_discount(const struct cost_prices *p, enum cost_commit c);
 /* gpu_hours x usd_per_gpu_hour x (1 - discount). */
 double cost_cloud(double usd_per_gpu_hour, double discount, double gpu_hours);
 
+/* --- elastic and spot cloud ---------------------------------------------- */
+
+/* The time an instance held for held (>= 0) is billed for: held rounded up
+ * to a whole number of increments (> 0), and at least minimum.  Exact
+ * integer arithmetic, like cost_lease_months. */
+fs_time cost_elastic_billed(fs_time held, fs_time increment, fs_time minimum);
+
+/* Interruptions per instance-second of a Poisson process that interrupts
+ * a share (in [0, 1)) of instances within a 730-h month:
+ * -ln(1 - share) / (730 x 3600). */
+double cost_spot_rate(double share_month);
+
 /* --- how a fleet is paid for --------------------------------------------- */
 
 enum cost_billing { COST_OWNED, COST_LEASED, COST_CLOUD, COST_BILLINGS };
 extern const char *const cost_billing_names[COST_BILLINGS]; /* "owned", "leased", "cloud" */
 extern const char *const cost_commit_names[3];              /* "none", "1y", "3y" */
 extern const char *const cost_idle_names[2];                /* "proportional", "separate" */
+
+/* How long cloud instances are held: the whole run (COST_HOLD_FIXED, the
+ * way owned, leased and committed fleets are), or only while jobs need
+ * them (elastic, on demand or spot; sim/elastic.h grows and shrinks the
+ * fleet in the run). */
+enum cost_hold { COST_HOLD_FIXED, COST_HOLD_ELASTIC, COST_HOLD_SPOT, COST_HOLDS };
 
 /* What one GPU of type gpu costs per 730-h month of capacity under billing
  * b (energy excluded: owned fleets pay it by use, see cost_owned):

@@ -20,7 +20,9 @@ struct loader {
 static const char *const top_keys[] = {
     "about", "sources", "amortization_months", "maintenance_pct_per_year",
     "electricity_usd_per_kwh", "commit_discount_1y", "commit_discount_3y",
-    "lease_discount", "server_overhead", "gpus", "servers", NULL};
+    "lease_discount", "server_overhead", "spot_discount", "spot_interrupted_share_month",
+    "elastic_provision_s", "elastic_billing_increment_s", "elastic_billing_minimum_s",
+    "elastic_scale_down_s", "gpus", "servers", NULL};
 static const char *const source_keys[] = {"text", "date", NULL};
 static const char *const gpu_keys[] = {"gpu", "purchase_usd", "cloud_provider",
                                        "cloud_usd_per_gpu_hour", "lease_usd_per_gpu_month", NULL};
@@ -183,6 +185,20 @@ static int load_list(struct loader *L, const cJSON *root, const char *key, int m
     return 0;
 }
 
+/* The elastic and spot terms: times in seconds, up to a day. */
+static int load_elastic(struct loader *L, const cJSON *root)
+{
+    struct cost_elastic_terms *e = &L->p->elastic;
+    int rc;
+    (void)((rc = get(L, root, "spot_discount", true, 0, 0.99, &e->spot_discount, "$")) ||
+           (rc = get(L, root, "spot_interrupted_share_month", true, 0, 0.99, &e->spot_share_month, "$")) ||
+           (rc = get(L, root, "elastic_provision_s", true, 0, 86400, &e->provision_s, "$")) ||
+           (rc = get(L, root, "elastic_billing_increment_s", true, 1, 86400, &e->increment_s, "$")) ||
+           (rc = get(L, root, "elastic_billing_minimum_s", true, 0, 86400, &e->minimum_s, "$")) ||
+           (rc = get(L, root, "elastic_scale_down_s", true, 0, 86400, &e->scale_down_s, "$")));
+    return rc;
+}
+
 static int load_root(struct loader *L, const cJSON *root)
 {
     struct cost_prices *p = L->p;
@@ -201,7 +217,7 @@ static int load_root(struct loader *L, const cJSON *root)
     if (p->commit_3y.value < p->commit_1y.value)
         return fs_fail(L->err, FS_EDATA, "%s: $.commit_discount_3y: %g is less than the 1-year "
                        "discount %g", L->file, p->commit_3y.value, p->commit_1y.value);
-    if ((rc = load_list(L, root, "gpus", GPU_MAX_TYPES, &p->ngpus, load_gpu)))
+    if ((rc = load_elastic(L, root)) || (rc = load_list(L, root, "gpus", GPU_MAX_TYPES, &p->ngpus, load_gpu)))
         return rc;
     return load_list(L, root, "servers", NODE_MAX_TEMPLATES, &p->nservers, load_server);
 }

@@ -42,6 +42,10 @@ static const struct num_field num_fields[] = {
     NUM(tdp_w, 0, 0, HUGE_VAL),
     NUM(idle_w, 0, 1, HUGE_VAL),
 };
+/* Every value's ceiling: about 20 times the largest figure the catalog
+ * holds today (H200's 4800 GB/s), there so that an absurd value (1e308)
+ * is refused rather than overflowing the models into inf or NaN. */
+#define GPU_VALUE_MAX 1e5
 #undef NUM
 
 static const char *const top_keys[] = {"about", "sources", "gpus", NULL};
@@ -133,6 +137,8 @@ static int check_range(const struct ctx *cx, const char *path, const struct num_
     if (f->lo_incl ? !(v >= f->lo) : !(v > f->lo))
         return data_err(cx, "%s: must be %s %g, got %g", path, f->lo_incl ? ">=" : ">",
                         f->lo, v);
+    if (v > GPU_VALUE_MAX)
+        return data_err(cx, "%s: must be <= %g (no GPU comes near), got %g", path, GPU_VALUE_MAX, v);
     return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/elastic.h"
+
 const char *const saving_reasons[SAVE_COUNT] = {
     "billing model", "cheaper GPU types", "fewer GPUs needed", "higher utilization", "energy",
 };
@@ -18,10 +20,16 @@ const char *const saving_explained[SAVE_COUNT] = {
     "electricity an owned fleet pays for (leases and clouds include it)",
 };
 
-/* GPU-microseconds job j held before end, in all its segments. */
-static double job_gpu_us(const struct job *j, fs_time end)
+const char *saving_wording(enum saving k, double usd)
 {
-    return j->seg < 0 ? 0 : job_gpus(j) * (double)job_ran(j, end);
+    static const char *const words[SAVE_COUNT][2] = {
+        {"a cheaper billing model", "a dearer billing model"},
+        {"cheaper GPU types", "dearer GPU types"},
+        {"fewer GPU-hours for the work", "more GPU-hours for the work"},
+        {"higher utilization", "lower utilization"},
+        {"less energy", "more energy"},
+    };
+    return words[k][usd < 0];
 }
 
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
@@ -51,13 +59,29 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
         type_usd[t] += p * s->cl->nodes[n].gpus;
     }
     out->window_months = cost_months(s->end);
+    double alloc_gpu_s = 0, paid_gpu_s = 0;
     for (int t = 0; t < sc->cat->n; t++) {
         if (!m->capacity[t])
             continue;
+        double util = metrics_utilization(m, t, s->end), window_s = fs_to_seconds(s->end);
         out->gpu_month_usd[t] = type_usd[t] / (double)m->capacity[t];
-        out->capacity_month_usd += type_usd[t];
-        out->idle_month_usd += type_usd[t] * (1 - metrics_utilization(m, t, s->end));
+        alloc_gpu_s += util * (double)m->capacity[t] * window_s;
+        if (s->elastic && b == COST_CLOUD) {
+            double billed = s->elastic->billed_gpu_s[t];
+            if (s->elastic->hold == COST_HOLD_SPOT)
+                out->gpu_month_usd[t] *= 1 - sc->prices->elastic.spot_discount.value;
+            double usd = out->gpu_month_usd[t] * billed / 3600 / COST_MONTH_HOURS / out->window_months;
+            out->capacity_month_usd += usd;
+            out->idle_month_usd += billed > 0 ? usd * (1 - util * (double)m->capacity[t] * window_s / billed) : 0;
+            paid_gpu_s += billed;
+        } else {
+            out->capacity_month_usd += type_usd[t];
+            out->idle_month_usd += type_usd[t] * (1 - util);
+            paid_gpu_s += (double)m->capacity[t] * window_s;
+        }
     }
+    out->gpus = paid_gpu_s / fs_to_seconds(s->end);
+    out->utilization = paid_gpu_s > 0 ? alloc_gpu_s / paid_gpu_s : 0;
     if (b == COST_OWNED) {
         struct cost_owned_terms terms = cost_owned_terms(sc->prices, sc->pue);
         double month_kwh = m->en.wall_j / 3.6e6 / out->window_months; /* at the wall */
@@ -81,22 +105,20 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
     out->ok = true;
 }
 
-int fleet_cost_teams(const struct sim *s, const struct fleet_cost *fc, struct team_cost *teams,
-                     double *idle_line, struct fs_err *err)
+int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct fleet_cost *fc,
+                     struct team_cost *teams, double *idle_line, struct fs_err *err)
 {
     const struct workload *wl = &s->sc->wl;
     size_t n = wl->nteams;
     double *used = xcalloc(n + 1, sizeof *used);
     for (size_t k = 0; k < n; k++)
         teams[k] = (struct team_cost){.team = wl->teams[k]};
-    for (size_t i = 0; i < s->njobs; i++) {
-        const struct job *j = &s->jobs[i];
-        double us = job_gpu_us(j, s->end);
-        if (us <= 0)
-            continue;
-        teams[j->team].gpu_h += us / 3.6e9;
-        used[j->team] += us * fc->gpu_month_usd[j->type];
-    }
+    for (size_t k = 0; k < n; k++)
+        for (int t = 0; t < m->ntypes; t++) {
+            double us = m->team_us[k * (size_t)m->ntypes + (size_t)t];
+            teams[k].gpu_h += us / 3.6e9;
+            used[k] += us * fc->gpu_month_usd[t];
+        }
     /* Capacity in the same dollar-microseconds: every GPU over the window. */
     double capacity = fc->capacity_month_usd * (double)s->end;
     struct cost_share *shares = xcalloc(n + 1, sizeof *shares);

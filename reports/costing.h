@@ -21,6 +21,13 @@
  * Idle = the capacity cost of GPU time nobody was allocated: sum over types
  * of GPUs x price x (1 - utilization).
  *
+ * Elastic and spot runs (sim/elastic.h) under cloud billing pay for the
+ * GPU time they were billed, not for the pool: capacity = billed
+ * GPU-hours x the hourly price (less the spot discount) over the window's
+ * months; gpus is the mean billed, and idle what was billed and not
+ * allocated.  Priced any other way (owned, leased, kept all month), an
+ * elastic run's pool is priced as a fixed fleet.
+ *
  * Teams: a team's use is the dollar-weighted GPU time its jobs held
  * (GPU-seconds on each type x that type's price), and the month is
  * attributed with cost_attribute under the scenario's idle rule.
@@ -48,6 +55,8 @@ struct fleet_cost {
     double idle_month_usd;
     double window_months, window_usd;
     double completed_gpu_h, usd_per_gpu_h; /* reference GPU-hours; 0 when nothing completed */
+    double gpus;                      /* GPUs paid for (mean over the window) */
+    double utilization;               /* allocated / paid-for GPU time */
 };
 
 /* The cost of run s (ended; m its metrics) under billing b and commitment
@@ -55,11 +64,12 @@ struct fleet_cost {
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
                         enum cost_commit c, struct fleet_cost *out);
 
-/* The month of fc attributed to the workload's teams.  OUT teams[nteams of
+/* The month of fc attributed to the workload's teams, each charged for
+ * the GPU time its jobs held on each type (m->team_us).  OUT teams[nteams of
  * the workload], *idle_line (USD per month not shared out).  RET: 0 or
  * FS_EDATA (cost_attribute's checks). */
-int fleet_cost_teams(const struct sim *s, const struct fleet_cost *fc, struct team_cost *teams,
-                     double *idle_line, struct fs_err *err);
+int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct fleet_cost *fc,
+                     struct team_cost *teams, double *idle_line, struct fs_err *err);
 
 /* Demand: reference GPU-hours submitted per whole day of the window (the
  * jobs' work on their reference GPU), fitted and projected for months
@@ -81,6 +91,11 @@ enum saving {
 };
 extern const char *const saving_reasons[SAVE_COUNT];   /* "billing model", ... */
 extern const char *const saving_explained[SAVE_COUNT]; /* a sentence each */
+
+/* Line k's wording for a saving of usd (positive: the alternative is
+ * cheaper): "fewer GPU-hours for the work" for a saving, "more GPU-hours
+ * for the work" for a cost. */
+const char *saving_wording(enum saving k, double usd);
 
 /* What a run's monthly cost is made of, for the decomposition. */
 struct cost_factors {

@@ -136,6 +136,18 @@ void doc_end(const struct doc *d)
         fputs("</body>\n</html>\n", d->f);
 }
 
+void doc_section(const struct doc *d, const char *id)
+{
+    if (d->html)
+        fprintf(d->f, "<section id=\"%s\">\n", id);
+}
+
+void doc_section_end(const struct doc *d)
+{
+    if (d->html)
+        fputs("</section>\n", d->f);
+}
+
 void doc_image(const struct doc *d, const char *title, const char *name, const char *png)
 {
     if (!d->html) {

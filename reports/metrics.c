@@ -71,6 +71,13 @@ static void settle(struct metrics *m, fs_time now)
     accumulate(m, now);
 }
 
+/* Charge j's current run segment, up to now, to its team and type. */
+static void settle_segment(struct metrics *m, const struct job *j, fs_time now)
+{
+    if (j->type >= 0 && j->seg >= 0 && now > j->seg)
+        m->team_us[(size_t)j->team * (size_t)m->ntypes + (size_t)j->type] += job_gpus(j) * (double)(now - j->seg);
+}
+
 static void notify(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
 {
     struct metrics *m = ctx;
@@ -88,6 +95,7 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         break;
     case SIM_FINISH:
     case SIM_EVICT:
+        settle_segment(m, j, s->now);
         if (j->gpus)
             m->alloc[j->type] -= metrics_job_milli(j);
         energy_job(&m->en, j, s->now);
@@ -101,6 +109,9 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         energy_node(&m->en, s->node_changed, s->now);
         break;
     case SIM_END:
+        for (size_t i = 0; i < s->njobs; i++)
+            if (s->jobs[i].state == JOB_RUNNING)
+                settle_segment(m, &s->jobs[i], s->now);
         energy_finish(&m->en, s->now);
         if (m->ts && s->now > m->bucket_start)
             write_row(m, s->now);
@@ -115,6 +126,8 @@ struct metrics *metrics_new(const struct sim *s, FILE *ts)
     m->sc = sc;
     m->ts = ts;
     m->width = sc->ts_interval;
+    m->ntypes = sc->cat->n;
+    m->team_us = xcalloc((sc->wl.nteams + 1) * (size_t)m->ntypes, sizeof *m->team_us);
     for (int g = 0; g < sc->nfleet; g++)
         m->capacity[sc->fleet[g].type] += (int64_t)sc->fleet[g].nodes * sc->fleet[g].gpus_per_node;
     energy_init(&m->en, s);
@@ -125,8 +138,10 @@ struct metrics *metrics_new(const struct sim *s, FILE *ts)
 
 void metrics_free(struct metrics *m)
 {
-    if (m)
+    if (m) {
         energy_fini(&m->en);
+        free(m->team_us);
+    }
     free(m);
 }
 

@@ -38,6 +38,12 @@ struct metrics {
     metrics_wide bucket_alloc_us[GPU_MAX_TYPES];
     int64_t bucket_queue_us;
     int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */
+    /* GPU-microseconds each team's jobs held on each type, settled when a
+     * run segment ends (finish, eviction, the end of the run):
+     * team_us[team * ntypes + type].  A job evicted from one type and
+     * restarted on another is charged each type for its own segment. */
+    double *team_us;
+    int ntypes;
     struct energy en;                      /* power, energy and PSU load */
 };
 

@@ -2,13 +2,24 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The process's umask (read by setting it back at once). */
+static mode_t current_umask(void)
+{
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
 int out_mkdir(const char *dir, struct fs_err *err)
 {
+    if (!*dir)
+        return fs_fail(err, FS_EUSAGE, "-o \"\": the output folder's name is empty");
     char *p = xstrdup(dir);
     int rc = 0;
     for (char *s = p + 1;; s++) {
@@ -39,14 +50,59 @@ static char *join(const char *dir, const char *prefix, const char *name, const c
     return s;
 }
 
+/* 0 when path is absent or a regular file (or a link, which a rename
+ * replaces rather than follows); FS_ECANTCREAT for a folder, a device, a
+ * FIFO or a socket, which an output must never replace. */
+static int check_target(const char *path, struct fs_err *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+        return 0;
+    return fs_fail(err, FS_ECANTCREAT, "%s: cannot replace %s with an output file", path,
+                   S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                   : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+}
+
 int out_open(struct outfile *o, const char *dir, const char *name, struct fs_err *err)
 {
-    o->final = join(dir, "", name, "");
-    o->tmp = join(dir, ".", name, ".tmp");
-    o->f = fopen(o->tmp, "w");
-    if (!o->f)
-        return fs_fail(err, FS_ECANTCREAT, "%s: cannot create: %s", o->final, strerror(errno));
+    *o = (struct outfile){.final = join(dir, "", name, "")};
+    int rc = check_target(o->final, err);
+    if (rc)
+        return rc;
+    /* A name of our own, created with O_EXCL: a link planted there makes
+     * mkstemp fail rather than write through it. */
+    o->tmp = join(dir, ".", name, ".XXXXXX");
+    int fd = mkstemp(o->tmp);
+    if (fd < 0 || fchmod(fd, 0666 & ~current_umask()) != 0 || !(o->f = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        free(o->tmp);
+        o->tmp = NULL;
+        return fs_fail(err, FS_ECANTCREAT, "%s: cannot create: %s", o->final, strerror(e));
+    }
     return 0;
+}
+
+int out_open_path(struct outfile *o, const char *path, struct fs_err *err)
+{
+    size_t n = strlen(path);
+    if (n == 0)
+        return fs_fail(err, FS_EUSAGE, "-o \"\": the output file's name is empty");
+    if (path[n - 1] == '/')
+        return fs_fail(err, FS_EUSAGE, "%s: the output file's name ends with '/'", path);
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    /* The folder: "." for a bare name, "/" for a file in the root. */
+    size_t len = (size_t)(name - path);
+    char *dir = len == 0 ? xstrdup(".") : len == 1 ? xstrdup("/") : memcpy(xcalloc(len, 1), path, len - 1);
+    int rc = out_mkdir(dir, err);
+    if (rc == 0)
+        rc = out_open(o, dir, name, err);
+    free(dir);
+    return rc;
 }
 
 int out_close(struct outfile *o, struct fs_err *err)

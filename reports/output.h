@@ -12,15 +12,22 @@
 
 struct outfile {
     char *final;   /* DIR/NAME */
-    char *tmp;     /* DIR/.NAME.tmp */
+    char *tmp;     /* DIR/.NAME.XXXXXX, while the file is not committed */
     FILE *f;
 };
 
 /* Create dir (and its parents) if missing.  RET: 0 or FS_ECANTCREAT. */
 int out_mkdir(const char *dir, struct fs_err *err);
 
-/* Open DIR/.NAME.tmp for writing.  RET: 0 or FS_ECANTCREAT. */
+/* Open a fresh temporary file DIR/.NAME.XXXXXX (mkstemp: O_EXCL, so a
+ * planted link is never followed, and two writers never share one) for
+ * DIR/NAME.  RET: 0, or FS_ECANTCREAT (also when DIR/NAME is a folder, a
+ * device, a FIFO or a socket: an output replaces only a regular file). */
 int out_open(struct outfile *o, const char *dir, const char *name, struct fs_err *err);
+
+/* out_open for a path "DIR/NAME" or "NAME", creating DIR if missing.
+ * RET: 0, FS_EUSAGE for an empty name, or out_open's error. */
+int out_open_path(struct outfile *o, const char *path, struct fs_err *err);
 
 /* Flush and close o; RET: 0 or FS_ECANTCREAT on a write error.  The file
  * stays under its temporary name. */

@@ -110,7 +110,8 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
        st->wait_p99, st->wait_max);
     doc_kv(d, "JCT", "%.6g | %.6g | %.6g | - | %.6g", st->jct_mean, st->jct_p50, st->jct_p95, st->jct_max);
     doc_table_end(d);
-    doc_para(d, "Waits over %zu started jobs, completion times over %zu completed jobs. Queue length: "
+    doc_para(d, "Waits over %zu submitted jobs (one not started by the end counts its wait so far, a lower "
+                "bound), completion times over %zu completed jobs. Queue length: "
             "mean %.6g, max %lld.", st->nwait, st->njct, st->queue_mean, (long long)m->queue_max);
     chart(d, r, 1);
     chart(d, r, 3);
@@ -125,7 +126,7 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     doc_kv(d, "Wall", "%.6g", e->wall_j / 3.6e6);
     char key[64];
     snprintf(key, sizeof key, "Facility (PUE %g)", sc->pue);
-    doc_kv(d, key, "%.6g", e->wall_j * sc->pue / 3.6e6);
+    doc_kv(d, key, "%.6g", st->energy_kwh);
     doc_table_end(d);
     double p99, peak = psu_peak(e, &p99);
     doc_para(d, "PSU peak load: %.6g (%.1f %% of usable PSU capacity); highest node p99: %.6g.", peak,

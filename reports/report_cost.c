@@ -69,14 +69,15 @@ static void billing_table(const struct doc *d, const struct sim *s, const struct
     doc_table_end(d);
 }
 
-static void team_table(const struct doc *d, const struct sim *s, const struct fleet_cost *fc)
+static void team_table(const struct doc *d, const struct sim *s, const struct metrics *m,
+                       const struct fleet_cost *fc)
 {
     size_t n = s->sc->wl.nteams;
     struct team_cost *teams = xcalloc(n + 1, sizeof *teams);
     double idle_line = 0;
     struct fs_err err = {0};
     doc_heading(d, 3, "Cost per team");
-    if (fleet_cost_teams(s, fc, teams, &idle_line, &err)) {
+    if (fleet_cost_teams(s, m, fc, teams, &idle_line, &err)) {
         doc_para(d, "Not attributed: %s.", err.msg);
         free(teams);
         return;
@@ -169,7 +170,7 @@ void report_cost(const struct doc *d, const struct sim *s, const struct metrics 
     type_table(d, s, m, &fc);
     doc_para(d, "The same fleet billed each way:");
     billing_table(d, s, m);
-    team_table(d, s, &fc);
+    team_table(d, s, m, &fc);
     forecast(d, s, &fc);
     report_assumptions(d, sc);
 }

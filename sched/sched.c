@@ -261,7 +261,8 @@ static void choose_single(struct sched *s, const struct job *j, int32_t t,
     int from = j->milli < GPU_MILLI ? 0 : j->gpus;
     for (int f = from; f <= s->cl->types[t].max_gpus; f++) {
         for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
-            if (!room(s->cl, j, n) || filtered(p, &c, j, n))
+            if ((s->only && !(s->only[n / 64] >> (n % 64) & 1)) || !room(s->cl, j, n) ||
+                filtered(p, &c, j, n))
                 continue;
             int sc = score_of(p, &c, j, n);
             if (better(s, best, sc, n))

@@ -141,6 +141,10 @@ struct sched {
     bool freed;
     bool pods;        /* every job on one node, as Kubernetes pods: no gangs
                          (fill mode); set after sched_init */
+    /* NULL, or a bitset over node ids (bit n of word n / 64): the only
+     * nodes a placement may use, such as the candidates a live scheduler
+     * offers (serve/).  Set before sched_try. */
+    const uint64_t *only;
     void *ctx;        /* the policy's state, from sched_prepare */
     uint64_t tie_rng; /* stream state for SCHED_TIES_RANDOM */
     int32_t *rank;    /* node id -> place in the run's shuffled order

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../base/signals.h"
+#include "elastic.h"
 #include "faults_run.h"
 #include "service_run.h"
 
@@ -120,6 +121,7 @@ struct sim *sim_new(const struct scenario *sc)
     }
     s->sched.power_ok = power_ok;
     s->sched.power_ctx = s;
+    elastic_init(s);
     return s;
 }
 
@@ -138,6 +140,7 @@ void sim_free(struct sim *s)
     free(s->full_ok);
     svc_free(s);
     faults_free(s);
+    elastic_free(s);
     free(s);
 }
 
@@ -300,10 +303,32 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
     s->nqueued++;
 }
 
+size_t sim_evict_node(struct sim *s, int32_t n, bool migrate)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    size_t count = 0;
+    for (int g = 0; g < nd->gpus; g++) {
+        struct job *j = s->sched.owner[nd->gpu0 + g];
+        if (j && j->state == JOB_RUNNING) {
+            sim_evict(s, (size_t)(j - s->jobs), migrate);
+            count++;
+        }
+    }
+    /* Jobs that share a GPU are not in owner[]: find them by placement. */
+    for (size_t i = 0; i < s->njobs && s->cl->nodes[n].free < nd->gpus; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->state == JOB_RUNNING && j->nnodes == 1 && j->node == n) {
+            sim_evict(s, i, migrate);
+            count++;
+        }
+    }
+    return count;
+}
+
 static void dispatch(struct sim *s, const struct event *ev)
 {
     s->events++;
-    if (svc_event(s, ev) || faults_event(s, ev))
+    if (svc_event(s, ev) || faults_event(s, ev) || elastic_event(s, ev))
         return;
     if (ev->kind == EV_ARRIVAL)
         on_arrival(s, (size_t)ev->arg);
@@ -334,6 +359,7 @@ void sim_run(struct sim *s)
         if (evq_peek_time(&s->q) != s->now) {
             s->sched.now = s->now;
             sched_cycle(&s->sched, started, s);
+            elastic_cycle(s);
         }
         if (s->progress && s->events >= next_progress) {
             next_progress = s->events + 65536;
@@ -346,5 +372,6 @@ void sim_run(struct sim *s)
     s->end = horizon != FS_TIME_MAX ? horizon : s->now;
     s->now = s->end;
     svc_end(s);
+    elastic_end(s);
     sim_publish(s, SIM_END, NULL);
 }

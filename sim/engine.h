@@ -37,6 +37,7 @@ enum sim_note {
 struct sim;
 struct svc_run;
 struct fault_run;
+struct elastic_run;
 
 struct sim_observer {
     void *ctx;
@@ -84,6 +85,7 @@ struct sim {
     struct svc_run *svc;          /* per service (sim/service_run.h) */
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
+    struct elastic_run *elastic;  /* sim/elastic.h; NULL unless billed elastic or spot */
     int32_t node_changed;         /* the node of the last SIM_NODE */
     bool *full_ok;                /* per node: all GPUs at full draw fit its PSUs */
     int *psus_ok;                 /* per node: healthy PSUs now (its group's, less
@@ -134,6 +136,10 @@ void sim_set_rate(struct sim *s, size_t i, double rate);
  * A migration (migrate true) checkpoints first: it loses only the reload,
  * and counts in s->migrations instead of s->evictions. */
 void sim_evict(struct sim *s, size_t i, bool migrate);
+
+/* Evict every job with a GPU on node n (sim_evict with migrate).
+ * RET: how many. */
+size_t sim_evict_node(struct sim *s, int32_t n, bool migrate);
 
 /* End running job i now: its GPUs go back (state JOB_DONE), observers get
  * SIM_FINISH.  A completion calls it; so does a service scaling down. */

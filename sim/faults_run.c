@@ -58,22 +58,7 @@ void faults_free(struct sim *s)
  * first, as a migration. */
 static void evict_node(struct sim *s, int32_t n, bool planned)
 {
-    const struct node *nd = &s->cl->nodes[n];
-    for (int g = 0; g < nd->gpus; g++) {
-        struct job *j = s->sched.owner[nd->gpu0 + g];
-        if (j && j->state == JOB_RUNNING) {
-            sim_evict(s, (size_t)(j - s->jobs), planned);
-            *(planned ? &s->faults->planned : &s->faults->interruptions) += 1;
-        }
-    }
-    /* Jobs that share a GPU are not in owner[]: find them by placement. */
-    for (size_t i = 0; i < s->njobs && s->cl->nodes[n].free < nd->gpus; i++) {
-        const struct job *j = &s->jobs[i];
-        if (j->state == JOB_RUNNING && j->nnodes == 1 && j->node == n) {
-            sim_evict(s, i, planned);
-            *(planned ? &s->faults->planned : &s->faults->interruptions) += 1;
-        }
-    }
+    *(planned ? &s->faults->planned : &s->faults->interruptions) += sim_evict_node(s, n, planned);
 }
 
 /* Out of service for `for`: its (now free) GPUs are held until then. */

@@ -302,7 +302,7 @@ static void test_missing_file(void)
     cat = (struct gpu_catalog *)&cat;
     CU_ASSERT_EQUAL(gpu_catalog_load("/tmp", &cat, &err), FS_ENOINPUT);
     CU_ASSERT_PTR_NULL(cat);
-    CU_ASSERT_STRING_EQUAL(err.msg, "/tmp: cannot read: Is a directory");
+    CU_ASSERT_STRING_EQUAL(err.msg, "/tmp: cannot open: Is a directory");
 }
 
 static void test_malformed_json(void)

@@ -344,7 +344,10 @@ static void expect_bad(const char *text, const char *sub)
 #define TERMS "\"amortization_months\": " V(60) ", \"maintenance_pct_per_year\": " V(10) \
               ", \"electricity_usd_per_kwh\": " V(0.08) ", \"commit_discount_1y\": " V(0.37) \
               ", \"commit_discount_3y\": " V(0.65) ", \"lease_discount\": " V(0.37) \
-              ", \"server_overhead\": " V(0.25) ", "
+              ", \"server_overhead\": " V(0.25) ", \"spot_discount\": " V(0.4) \
+              ", \"spot_interrupted_share_month\": " V(0.2) ", \"elastic_provision_s\": " V(300) \
+              ", \"elastic_billing_increment_s\": " V(1) ", \"elastic_billing_minimum_s\": " V(60) \
+              ", \"elastic_scale_down_s\": " V(600) ", "
 #define OK_GPU "{\"gpu\": \"h100-sxm\", \"purchase_usd\": " V(27500) "}"
 
 static void test_bad_files(void)

@@ -43,7 +43,7 @@ static void run_into(char *dir)
     CU_ASSERT_EQUAL_FATAL(report_open(&rep, dir, &err), 0);
     struct run_result r;
     CU_ASSERT_EQUAL_FATAL(run_scenario(&(struct run_spec){.sc = sc, .timeseries = ts.f}, &r, &err), 0);
-    summary_write_json(sum.f, r.s, r.m, &r.st);
+    summary_write_json(sum.f, &r);
     CU_ASSERT_EQUAL(out_close(&ts, &err), 0);
     CU_ASSERT_EQUAL(out_close(&sum, &err), 0);
     CU_ASSERT_EQUAL(report_write(&rep, r.s, r.m, &r.st, ts.tmp, &err), 0);

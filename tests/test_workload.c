@@ -214,7 +214,7 @@ static void test_bad_bytes(void)
     expect_msg(workload_read_native("/nonexistent/jobs.csv", &wl_cat, &w, &e), FS_ENOINPUT, &e,
                "/nonexistent/jobs.csv: cannot open: No such file or directory");
     expect_msg(workload_read_native("/tmp", &wl_cat, &w, &e), FS_ENOINPUT, &e,
-               "/tmp: cannot read: Is a directory");
+               "/tmp: cannot open: Is a directory");
     CU_ASSERT_EQUAL(w.n, 0);
     workload_free(&w);
 }

@@ -20,6 +20,7 @@ int cmd_import(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);
@@ -28,6 +29,10 @@ int cli_fail(const struct fs_err *err);
  * else the build tree's models/data/gpus.json or the installed
  * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
 const char *cli_default_catalog(void);
+
+/* -o PATH into *out for the subcommand cmd.  RET: 0, or 64 with the
+ * message printed when PATH is empty (an unset $OUTDIR). */
+int cli_parse_output(const char *cmd, const char *arg, const char **out);
 
 /* --seed N into so.  RET: 0, or 64 with the message printed. */
 int cli_parse_seed(const char *arg, struct scenario_options *so);

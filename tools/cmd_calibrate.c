@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -16,6 +18,8 @@
 #include "cli.h"
 
 #define CAL_MAX_POINTS 512
+/* Input beyond this is refused, not read: 512 points need a few kB. */
+#define CAL_MAX_BYTES (1L << 20)
 
 static int usage(int code)
 {
@@ -57,17 +61,29 @@ static int parse_row(const char *s, double *x, double *w)
 static int read_points(const char *path, bool log2x, double *x, double *y, size_t *n,
                        struct fs_err *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fs_fail(err, FS_ENOINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f;
+    int rc = fs_open_input(path, &f, err);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > CAL_MAX_BYTES) {
+        fclose(f);
+        return fs_fail(err, FS_EDATA, "%s: %lld bytes, more than the %ld a calibration input may hold (%d points)",
+                       path, (long long)st.st_size, CAL_MAX_BYTES, CAL_MAX_POINTS);
+    }
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
     bool seen = false; /* a data or header line was read */
-    int rc = 0;
     *n = 0;
-    while (!rc && getline(&line, &cap, f) != -1) {
+    long bytes = 0;
+    for (ssize_t len; !rc && (len = getline(&line, &cap, f)) != -1;) {
         lineno++;
+        if ((bytes += len) > CAL_MAX_BYTES) {
+            rc = fs_fail(err, FS_EDATA, "%s:%ld: input larger than %ld bytes (at most %d points)", path,
+                         lineno, CAL_MAX_BYTES, CAL_MAX_POINTS);
+            break;
+        }
         line[strcspn(line, "#\n")] = '\0';
         char *s = line + strspn(line, " \t\r");
         if (!*s)

@@ -455,7 +455,10 @@ int cmd_fill(int argc, char **argv)
         case 'P': pods = optarg; break;
         case 'p': policies = optarg; break;
         case 's': seeds = optarg; break;
-        case 'o': dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("fill", optarg, &dir))
+                return 64;
+            break;
         case 'c': catalog = optarg; break;
         case 'j': {
             char *end;

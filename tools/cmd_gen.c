@@ -4,7 +4,6 @@
  * accepts as is; the same arguments always give the same bytes. */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,8 +306,6 @@ static int generate(const struct gen_opts *o, struct fs_err *err)
 {
     struct model_set ms = {0};
     struct outfile out = {0};
-    char *d = xstrdup(o->out), *b = xstrdup(o->out);
-    const char *dir = dirname(d);
     long long nodes = (o->gpus + GEN_GPUS_PER_NODE / 2) / GEN_GPUS_PER_NODE;
     long long count[FS_ARRAY_LEN(fleet_mix)];
     int ref = -1, rc;
@@ -316,7 +313,7 @@ static int generate(const struct gen_opts *o, struct fs_err *err)
     if ((rc = model_set_load(o->catalog, &ms, err)) || (rc = check_models(ms.perf, o->catalog, &ref, err)))
         goto done;
     double rate = arrivals_per_hour(fleet_capacity(ms.perf, count, ref));
-    if ((rc = out_mkdir(dir, err)) || (rc = out_open(&out, dir, basename(b), err)))
+    if ((rc = out_open_path(&out, o->out, err)))
         goto done;
     write_scenario(out.f, o, count, nodes, rate);
     if (!(rc = out_close(&out, err)))
@@ -324,8 +321,6 @@ static int generate(const struct gen_opts *o, struct fs_err *err)
 done:
     out_discard(&out);
     model_set_free(&ms);
-    free(d);
-    free(b);
     return rc;
 }
 
@@ -358,7 +353,10 @@ int cmd_gen(int argc, char **argv)
             o.seed = (unsigned long long)v;
             break;
         case 'p': o.policy = optarg; break;
-        case 'o': o.out = optarg; break;
+        case 'o':
+            if (cli_parse_output("gen", optarg, &o.out))
+                return 64;
+            break;
         case 'c': o.catalog = optarg; break;
         case 'h': return usage(0);
         case ':':

@@ -2,7 +2,6 @@
  * to the native job CSV, or an Azure LLM request trace to a demand curve. */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,16 +53,6 @@ struct import_opts {
 
 /* ---- output ------------------------------------------------------------- */
 
-/* Open OUT's temporary file beside it. */
-static int open_out(struct outfile *o, const char *path, struct fs_err *err)
-{
-    char *d = xstrdup(path), *b = xstrdup(path);
-    int rc = out_open(o, dirname(d), basename(b), err);
-    free(d);
-    free(b);
-    return rc;
-}
-
 /* Close and rename into place, or on error remove the temporary file. */
 static int finish_out(struct outfile *o, int rc, struct fs_err *err)
 {
@@ -89,7 +78,7 @@ static int write_demand(const struct import_opts *o, const struct demand_curve *
                         struct fs_err *err)
 {
     struct outfile out = {0};
-    int rc = open_out(&out, o->out, err);
+    int rc = out_open_path(&out, o->out, err);
     if (rc == 0) {
         char t[32];
         fprintf(out.f, "time_s,prompt_tokens,output_tokens\n");
@@ -131,7 +120,7 @@ static int import_jobs(const struct import_opts *o, const struct trace_reader *r
     if (rc == 0)
         rc = rd->read(o->in, &ro, cat, &w, &st, err);
     if (rc == 0)
-        rc = open_out(&out, o->out, err);
+        rc = out_open_path(&out, o->out, err);
     if (rc == 0 && workload_write_native(out.f, &w, cat) != 0)
         rc = fs_fail(err, FS_ECANTCREAT, "%s: write error", o->out);
     rc = finish_out(&out, rc, err);
@@ -193,7 +182,10 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
     while ((c = getopt_long(argc, argv, ":o:r:t:b:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
-        case 'o': o->out = optarg; break;
+        case 'o':
+            if (cli_parse_output("import", optarg, &o->out))
+                return 64;
+            break;
         case 'r': o->ref = optarg; break;
         case 't': o->team = optarg; break;
         case 'b':

@@ -91,7 +91,7 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
         goto done;
     }
 
-    summary_write_json(out[OUT_SUMMARY].f, r.s, r.m, &r.st);
+    summary_write_json(out[OUT_SUMMARY].f, &r);
     summary_write_jobs(out[OUT_JOBS].f, r.s);
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_close(&out[k], err)))
@@ -144,7 +144,10 @@ int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': dir = optarg; break;
+        case 'o':
+            if (cli_parse_output("run", optarg, &dir))
+                return 64;
+            break;
         case 's':
             if (cli_parse_seed(optarg, &so))
                 return 64;

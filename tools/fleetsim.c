@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
     {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload"},
     {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
+    {"serve", cmd_serve, "the scheduling core as a Kubernetes scheduler extender (HTTP)"},
     {NULL, NULL, NULL},
 };
 
@@ -38,8 +39,8 @@ static int usage(int code)
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
     fprintf(f, "\nRun 'fleetsim COMMAND --help' for a command's options.\n"
                "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
-               "66 cannot open input, 70 internal error, 73 cannot create output,\n"
-               "130/143 interrupted by SIGINT/SIGTERM (nothing written).\n");
+               "66 cannot open input, 69 cannot listen (serve), 70 internal error,\n"
+               "73 cannot create output, 130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
     return code;
 }
 
@@ -49,6 +50,16 @@ int cli_fail(const struct fs_err *err)
     return fs_exit_code(err->code);
 }
 
+int cli_parse_output(const char *cmd, const char *arg, const char **out)
+{
+    if (!*arg) {
+        fprintf(stderr, "fleetsim: %s: -o \"\": the output path is empty\n", cmd);
+        return 64;
+    }
+    *out = arg;
+    return 0;
+}
+
 int cli_parse_seed(const char *arg, struct scenario_options *so)
 {
     char *end;
@@ -56,6 +67,11 @@ int cli_parse_seed(const char *arg, struct scenario_options *so)
     unsigned long long v = strtoull(arg, &end, 10);
     if (errno || *end || arg[0] < '0' || arg[0] > '9') {
         fprintf(stderr, "fleetsim: --seed: \"%s\" is not a non-negative integer\n", arg);
+        return 64;
+    }
+    if (v > FS_SEED_MAX) {
+        fprintf(stderr, "fleetsim: --seed: %s is out of range [0, 2^53 = %llu]\n", arg,
+                (unsigned long long)FS_SEED_MAX);
         return 64;
     }
     so->has_seed = true;

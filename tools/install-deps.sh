@@ -20,7 +20,8 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
-  libcunit1-dev, gnuplot-nox
+  libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
+  test), gnuplot-nox
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -61,7 +62,7 @@ for arg in "$@"; do
     esac
 done
 
-packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev gnuplot-nox)
+packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi
@@ -81,12 +82,17 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
         command -v "$c" >/dev/null 2>&1 || missing+=("$c")
     done
     if command -v pkg-config >/dev/null 2>&1; then
-        for p in gsl libcjson cunit; do
+        for p in gsl libcjson cunit libmicrohttpd; do
             pkg-config --exists "$p" || missing+=("$p (pkg-config)")
         done
     else
-        missing+=("gsl (pkg-config)" "libcjson (pkg-config)" "cunit (pkg-config)")
+        missing+=("gsl (pkg-config)" "libcjson (pkg-config)" "cunit (pkg-config)" "libmicrohttpd (pkg-config)")
     fi
+    # GLPK ships no pkg-config file: look for its header.
+    for d in /usr/include /usr/local/include; do
+        [[ -r $d/glpk.h ]] && break
+        [[ $d == /usr/local/include ]] && missing+=("glpk (glpk.h)")
+    done
     if ((with_mpi)); then
         command -v mpicc >/dev/null 2>&1 || missing+=("mpicc (Open MPI)")
     fi
@@ -107,8 +113,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     say "this system has no apt-get/dpkg, so I cannot install packages."
     say "Install these with your package manager, then run make again:"
     say "  a C11 compiler and make, pkg-config, gnuplot (no X11 needed),"
-    say "  and the development packages of GSL, cJSON and CUnit, which"
-    say "  pkg-config must find as: gsl, libcjson, cunit"
+    say "  and the development packages of GSL, cJSON, CUnit and libmicrohttpd,"
+    say "  which pkg-config must find as: gsl, libcjson, cunit, libmicrohttpd,"
+    say "  and of GLPK (glpk.h)"
     if ((with_mpi)); then
         say "  and Open MPI (mpicc, mpirun)"
     fi

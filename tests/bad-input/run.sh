@@ -18,6 +18,7 @@
 #     command word, the argument in double quotes;
 #   - no summary.json, jobs.csv, timeseries.csv or *.tmp file is left in OUT
 #     or in the folder given with -o/--output.
+# The token EMPTY becomes an empty argument and FIFO a fresh named pipe.
 # It prints one line per case and ends with "bad-input: N passed, M failed".
 #
 # Usage: FLEETSIM=build/fleetsim tests/bad-input/run.sh   (from anywhere)
@@ -97,6 +98,11 @@ while IFS= read -r raw || [ -n "$raw" ]; do
     outdirs=("$out")
     for i in "${!words[@]}"; do
         [ "${words[i]}" = OUT ] && words[i]=$out
+        [ "${words[i]}" = EMPTY ] && words[i]=
+        if [ "${words[i]}" = FIFO ]; then
+            mkfifo "$dir/fifo"
+            words[i]=$dir/fifo
+        fi
         case ${words[i]} in -o | --output) outdirs+=("${words[i + 1]:-}") ;; esac
     done
 

@@ -106,6 +106,6 @@ check() { # REPORT EXPECTED_IMAGES NAME
     fi
 }
 check "$tmp/run/report.html" 4 run-report
-check "$tmp/compare/report.html" 2 compare-report
+check "$tmp/compare/report.html" 3 compare-report
 if [ "$fail" = 0 ]; then echo "browser test: passed"; else echo "browser test: FAILED"; fi
 exit "$fail"

@@ -1,0 +1,217 @@
+/* compare_text.c - the comparison's summary, its billing tables and the
+ * cost-against-utilization chart (compare_int.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "report.h"
+
+const char *compare_usd(char buf[32], double v)
+{
+    if (!isfinite(v))
+        return strcpy(buf, "n/a");
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && strcmp(digits, "0") != 0)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+int compare_headline_run(const struct compare_entry *e, int n)
+{
+    int h = n > 1 ? 1 : 0;
+    for (int i = 2; i < n; i++)
+        if (e[i].cost.month_usd < e[h].cost.month_usd)
+            h = i;
+    return h;
+}
+
+/* "the same fleet" or "NAME's fleet". */
+static const char *whose(char *buf, size_t n, const struct compare_entry *e, int j, int h)
+{
+    if (j == h)
+        snprintf(buf, n, "the same fleet");
+    else
+        snprintf(buf, n, "%s's fleet", e[j].name);
+    return buf;
+}
+
+/* "p95 wait 0.05 h (here 0.00 h), mean completion 0.29 h (0.16 h), 5,282
+ * jobs completed (5,272)" for effects x against y. */
+static void effects_vs(const struct doc *d, const char *lead, const struct bill_effects *x,
+                       const struct bill_effects *y, bool spot)
+{
+    doc_para(d, "%s: p95 wait %.2f h (here %.2f h), mean completion time %.2f h (here %.2f h), %zu jobs "
+                "completed (here %zu)%s%s.",
+             lead, x->wait_p95_s / 3600, y->wait_p95_s / 3600, x->jct_mean_s / 3600, y->jct_mean_s / 3600,
+             x->completed, y->completed, spot ? "; spot interruptions: " : "",
+             spot ? (x->interruptions ? "some, work since the last checkpoint lost" : "none in this run") : "");
+}
+
+static void headline(const struct doc *d, const struct compare_entry *e, int n, int h)
+{
+    const struct compare_entry *x = &e[h];
+    char a[32], b[32], c[32], who[128];
+    int j = h;
+    enum bill_line l = x->own;
+    double own = x->cost.month_usd, alt = compare_cheapest_other(e, n, h, false, &j, &l);
+    if (!isfinite(alt)) {
+        doc_para(d, "%s costs %s USD a month, %s; no other way to pay for the work has a price.", x->name,
+                 compare_usd(a, own), bill_titles[x->own]);
+        return;
+    }
+    double pct = 100 * fabs(own - alt) / alt;
+    doc_para(d, "%s costs %s USD a month, %s. The cheapest way to pay for the same work without a "
+                "multi-year commitment is %s, %s, at %s USD a month: %s %s %.0f %%.",
+             x->name, compare_usd(a, own), bill_titles[x->own], whose(who, sizeof who, e, j, h), bill_titles[l],
+             compare_usd(b, alt), x->name, own > alt ? "costs more, by" : "saves", pct);
+    effects_vs(d, "With that alternative", &e[j].bill.eff[l], &x->bill.eff[x->own == BILL_ELASTIC || x->own == BILL_SPOT ? x->own : BILL_OWNED],
+               l == BILL_SPOT);
+    int jc = h;
+    enum bill_line lc = x->own;
+    double com = compare_cheapest_other(e, n, h, true, &jc, &lc);
+    if (isfinite(com) && com < alt)
+        doc_para(d, "Bound for years, it would cost %s USD a month: %s, %s.", compare_usd(c, com),
+                 whose(who, sizeof who, e, jc, h), bill_titles[lc]);
+    if (own > alt)
+        doc_para(d, "What would change this: %s's bill falling by %.0f %%, or more work on its fleet "
+                    "(billed by the hour, the alternative grows with the work; see the break-evens).",
+                 x->name, 100 * (own - alt) / own);
+    else
+        doc_para(d, "What would change this: the alternative getting %.0f %% cheaper, or less work "
+                    "(an hourly bill shrinks with the work; see the break-evens).",
+                 100 * (alt - own) / alt);
+}
+
+static void against_base(const struct doc *d, const struct compare_entry *e, int h)
+{
+    const struct compare_entry *x = &e[h], *b = &e[0];
+    char a[32], c[32];
+    double base = b->cost.month_usd, diff = base - x->cost.month_usd;
+    double jct = b->st.jct_mean > 0 ? 100 * (x->st.jct_mean - b->st.jct_mean) / b->st.jct_mean : 0;
+    doc_para(d, "Against the baseline %s as billed (%s, %s USD a month) %s is %s %.0f %% (%s USD a month). "
+                "Side effects: p95 wait %.2f h to %.2f h, mean completion time %.2f h to %.2f h (%+.0f %%), "
+                "jobs completed %zu to %zu, SLO attainment %.1f %% to %.1f %%.",
+             b->name, bill_titles[b->own], compare_usd(a, base), x->name,
+             diff >= 0 ? "cheaper by" : "dearer by", base > 0 ? 100 * fabs(diff) / base : 0.0,
+             compare_usd(c, fabs(diff)), b->st.wait_p95 / 3600, x->st.wait_p95 / 3600, b->st.jct_mean / 3600,
+             x->st.jct_mean / 3600, jct, b->st.completed, x->st.completed, 100 * b->st.slo_attainment,
+             100 * x->st.slo_attainment);
+}
+
+static void break_evens(const struct doc *d, const struct compare_entry *x)
+{
+    const struct billing *b = &x->bill;
+    if (isfinite(b->break_even[BE_LEASED_ELASTIC]))
+        doc_para(d, "Leasing %s's fleet beats elastic cloud above %.0f %% utilization; it runs at %.0f %%, so "
+                    "leasing %s. Owned against leased: %s.",
+                 x->name, 100 * b->break_even[BE_LEASED_ELASTIC], 100 * b->util,
+                 b->util > b->break_even[BE_LEASED_ELASTIC] ? "wins" : "loses", b->be_why[BE_OWNED_LEASED]);
+    else
+        doc_para(d, "Leased against elastic cloud for %s's fleet: %s (it runs at %.0f %%). Owned against "
+                    "leased: %s.",
+                 x->name, b->be_why[BE_LEASED_ELASTIC], 100 * b->util, b->be_why[BE_OWNED_LEASED]);
+}
+
+void compare_summary(const struct doc *d, const struct compare_entry *e, int n, bool drawn, const char *png)
+{
+    int h = compare_headline_run(e, n);
+    doc_section(d, "summary");
+    doc_heading(d, 2, "Summary");
+    if (!e[h].cost.ok) {
+        doc_para(d, "%s has no cost: %s.", e[h].name, e[h].cost.why);
+    } else {
+        headline(d, e, n, h);
+        if (h > 0 && e[0].cost.ok)
+            against_base(d, e, h);
+        break_evens(d, &e[h]);
+    }
+    if (drawn)
+        doc_image(d, "Monthly cost against utilization, each billing model (lines), each run as billed (points)",
+                  "billing", png);
+    else
+        doc_para(d, "[chart not rendered: billing.png; gnuplot was not found or failed. Render it with: "
+                    "gnuplot billing.gp]");
+    doc_section_end(d);
+}
+
+void compare_billing_tables(const struct doc *d, const struct compare_entry *e, int n)
+{
+    char h[BILL_LINES + 1][64] = {"Run (USD per month)", "owned", "leased", "cloud on demand", "cloud elastic",
+                                  "cloud spot", "cloud 1-year", "cloud 3-year"};
+    doc_heading(d, 2, "Every way to pay");
+    doc_para(d, "The same work priced every way: the fixed fleet owned, leased or kept all month in the "
+                "cloud; the same scenario run again with its fleet as an elastic cloud pool (instances "
+                "held while jobs need them, a provisioning delay jobs wait through) and on spot instances "
+                "(a discount, and interruptions that send jobs back to their last checkpoint). "
+                "Elastic and spot terms: models/data/prices.json.");
+    doc_row(d, true, BILL_LINES + 1, h);
+    for (int i = 0; i < n; i++) {
+        char row[BILL_LINES * 34] = "", v[32];
+        for (int l = 0; l < BILL_LINES; l++)
+            snprintf(row + strlen(row), sizeof row - strlen(row), "%s%s%s", l ? " | " : "",
+                     compare_usd(v, e[i].bill.usd_month[l]), l == (int)e[i].own ? " (own)" : "");
+        doc_kv(d, e[i].name, "%s", row);
+    }
+    doc_table_end(d);
+    char b[4][64] = {"Run", "utilization (%)", "leased vs elastic", "owned vs leased"};
+    doc_row(d, true, 4, b);
+    for (int i = 0; i < n; i++)
+        doc_kv(d, e[i].name, "%.1f | %.63s | %.63s", 100 * e[i].bill.util, e[i].bill.be_why[BE_LEASED_ELASTIC],
+               e[i].bill.be_why[BE_OWNED_LEASED]);
+    doc_table_end(d);
+    char s[6][64] = {"Run", "elastic: p95 wait (h)", "elastic: jobs completed", "spot: p95 wait (h)",
+                     "spot: jobs completed", "spot: GPU-h lost"};
+    doc_row(d, true, 6, s);
+    for (int i = 0; i < n; i++) {
+        const struct bill_effects *el = &e[i].bill.eff[BILL_ELASTIC], *sp = &e[i].bill.eff[BILL_SPOT];
+        doc_kv(d, e[i].name, "%.2f | %zu | %.2f | %zu | %.1f", el->wait_p95_s / 3600, el->completed,
+               sp->wait_p95_s / 3600, sp->completed, sp->lost_gpu_h);
+    }
+    doc_table_end(d);
+}
+
+void compare_billing_chart(FILE *csv, FILE *gp, const struct compare_entry *e, int n)
+{
+    int h = compare_headline_run(e, n);
+    const struct billing *b = &e[h].bill;
+    fputs("utilization", csv);
+    for (int l = 0; l < BILL_LINES; l++)
+        fprintf(csv, ",%s", bill_keys[l]);
+    fputs("\n", csv);
+    for (int k = 0; k <= 100; k++) {
+        double u = k / 100.0;
+        fprintf(csv, "%d", k);
+        for (int l = 0; l < BILL_LINES; l++) {
+            double v = billing_at(b, (enum bill_line)l, u);
+            if (isfinite(v))
+                fprintf(csv, ",%.2f", v);
+            else
+                fputs(",NaN", csv);
+        }
+        fputs("\n", csv);
+    }
+    fputs("\n\n", csv);
+    for (int i = 0; i < n; i++)
+        fprintf(csv, "%s (%s),%.2f,%.2f\n", e[i].name, bill_keys[e[i].own], 100 * e[i].bill.util,
+                e[i].cost.month_usd);
+    char title[256];
+    snprintf(title, sizeof title, "Monthly cost against utilization: the fleet of %s, each billing model", e[h].name);
+    charts_gp_head(gp, "billing", title);
+    fprintf(gp, "set xlabel 'utilization of the fleet: share of its GPU time the work allocates (%%)'\n"
+                "set ylabel 'USD per 730-h month'\nset xrange [0:100]\nset yrange [0:*]\n"
+                "set key outside right top\n"
+                "plot for [c=2:%d] datafile index 0 using 1:c with lines lw 2 title columnhead(c), \\\n"
+                "     for [c=%d:%d] datafile index 0 using 1:c with lines lw 2 dt 2 title columnhead(c), \\\n"
+                "     datafile index 1 using 2:3 with points pt 7 ps 1.6 lc rgb 'black' title 'runs as billed', \\\n"
+                "     datafile index 1 using 2:3:1 with labels left offset 1,0.6 notitle\n",
+            BILL_COMMIT_1Y + 1, BILL_COMMIT_1Y + 2, BILL_LINES + 1);
+}
