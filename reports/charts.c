@@ -131,8 +131,11 @@ static void gp_head(FILE *f, int k)
 void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes)
 {
     gp_head(gp[0], 0);
-    fprintf(gp[0], "set xlabel 'time (h)'\nset ylabel 'GPUs allocated (interval mean)'\n"
-                   "plot for [i=2:%d] datafile using ($1/3600):i with steps lw 2 title columnhead(i)\n",
+    /* Stacked areas, the largest sum first so each type's band shows. */
+    fprintf(gp[0], "set xlabel 'time (h)'\nset ylabel 'GPUs allocated, stacked by type (interval mean)'\n"
+                   "set yrange [0:*]\nset style fill solid 0.7 noborder\n"
+                   "plot for [i=%d:2:-1] datafile using ($1/3600):(sum [c=2:i] column(c)) "
+                   "with filledcurves x1 title columnhead(i)\n",
             ntypes + 1);
     gp_head(gp[1], 1);
     fputs("set xlabel 'time (h)'\nset ylabel 'jobs queued (interval mean)'\n"

@@ -246,7 +246,7 @@ static void side_by_side(const struct doc *d, const struct compare_entry *e, int
         char usd[32];
         doc_kv(d, x->name, "%.0f | %s | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %.2f | %.1f", x->f.gpus,
                bill, 100 * x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
-               x->st.energy_kwh / 1e3, 100 * x->st.psu_peak, compare_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
+               x->st.energy_kwh / 1e3, 100 * x->st.psu_peak, doc_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
                100 * x->st.slo_attainment);
     }
     doc_table_end(d);
@@ -280,8 +280,8 @@ static void savings(const struct doc *d, const struct compare_entry *e, int n)
         char v[32];
         doc_row(d, true, 2, h);
         for (int k = 0; k < SAVE_COUNT; k++)
-            doc_kv(d, saving_wording((enum saving)k, e[i].savings[k]), "%s", compare_usd(v, e[i].savings[k]));
-        doc_kv(d, "total", "%s", compare_usd(v, e[i].savings_total));
+            doc_kv(d, saving_wording((enum saving)k, e[i].savings[k]), "%s", doc_usd(v, e[i].savings[k]));
+        doc_kv(d, "total", "%s", doc_usd(v, e[i].savings_total));
         doc_table_end(d);
         double base = e[0].cost.month_usd;
         const struct run_stats *a = &e[0].st, *b = &e[i].st;
@@ -299,10 +299,10 @@ static void body(const struct doc *d, const struct compare_entry *e, int n, cons
                  const bool drawn[CH_COUNT], const char *tmp_png[CH_COUNT])
 {
     doc_heading(d, 1, "fleetsim comparison");
+    compare_summary(d, e, n, drawn[CH_BILLING], tmp_png[CH_BILLING]);
     doc_para(d, "The same workload (%zu jobs) run %d ways; the baseline is %s. USD per 730-h month at the "
                 "rate each run measured.",
              e[0].njobs, n, e[0].name);
-    compare_summary(d, e, n, drawn[CH_BILLING], tmp_png[CH_BILLING]);
     doc_heading(d, 2, "Side by side");
     side_by_side(d, e, n);
     compare_billing_tables(d, e, n);

@@ -24,7 +24,4 @@ void compare_billing_tables(const struct doc *d, const struct compare_entry *e, 
  * run's own bill at its utilization (index 1); and its gnuplot script. */
 void compare_billing_chart(FILE *csv, FILE *gp, const struct compare_entry *e, int n);
 
-/* v as "12,345" (whole units, thousands separated; "n/a" when not finite). */
-const char *compare_usd(char buf[32], double v);
-
 #endif

@@ -7,24 +7,6 @@
 #include "compare_int.h"
 #include "report.h"
 
-const char *compare_usd(char buf[32], double v)
-{
-    if (!isfinite(v))
-        return strcpy(buf, "n/a");
-    char digits[32];
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    size_t n = strlen(digits), o = 0;
-    if (v < 0 && strcmp(digits, "0") != 0)
-        buf[o++] = '-';
-    for (size_t i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 int compare_headline_run(const struct compare_entry *e, int n)
 {
     int h = n > 1 ? 1 : 0;
@@ -44,81 +26,78 @@ static const char *whose(char *buf, size_t n, const struct compare_entry *e, int
     return buf;
 }
 
-/* "p95 wait 0.05 h (here 0.00 h), mean completion 0.29 h (0.16 h), 5,282
- * jobs completed (5,272)" for effects x against y. */
-static void effects_vs(const struct doc *d, const char *lead, const struct bill_effects *x,
-                       const struct bill_effects *y, bool spot)
+/* " With it: p95 wait 0.05 h (here 0.00 h), ..." for effects x against y. */
+static void effects_vs(char *buf, size_t n, const struct bill_effects *x, const struct bill_effects *y, bool spot)
 {
-    doc_para(d, "%s: p95 wait %.2f h (here %.2f h), mean completion time %.2f h (here %.2f h), %zu jobs "
-                "completed (here %zu)%s%s.",
-             lead, x->wait_p95_s / 3600, y->wait_p95_s / 3600, x->jct_mean_s / 3600, y->jct_mean_s / 3600,
+    snprintf(buf, n, " With it: p95 wait %.2f h (here %.2f h), mean completion time %.2f h (here %.2f h), %zu "
+                     "jobs completed (here %zu)%s%s.",
+             x->wait_p95_s / 3600, y->wait_p95_s / 3600, x->jct_mean_s / 3600, y->jct_mean_s / 3600,
              x->completed, y->completed, spot ? "; spot interruptions: " : "",
              spot ? (x->interruptions ? "some, work since the last checkpoint lost" : "none in this run") : "");
 }
 
+/* The headline against the cheapest alternative without a multi-year
+ * commitment, its side effects, and what would change the conclusion. */
 static void headline(const struct doc *d, const struct compare_entry *e, int n, int h)
 {
     const struct compare_entry *x = &e[h];
-    char a[32], b[32], c[32], who[128];
+    char a[32], b[32], c[32], who[128], with[400], committed[256] = "";
     int j = h;
     enum bill_line l = x->own;
     double own = x->cost.month_usd, alt = compare_cheapest_other(e, n, h, false, &j, &l);
     if (!isfinite(alt)) {
         doc_para(d, "%s costs %s USD a month, %s; no other way to pay for the work has a price.", x->name,
-                 compare_usd(a, own), bill_titles[x->own]);
+                 doc_usd(a, own), bill_titles[x->own]);
         return;
     }
-    double pct = 100 * fabs(own - alt) / alt;
+    effects_vs(with, sizeof with, &e[j].bill.eff[l],
+               &x->bill.eff[x->own == BILL_ELASTIC || x->own == BILL_SPOT ? x->own : BILL_OWNED], l == BILL_SPOT);
     doc_para(d, "%s costs %s USD a month, %s. The cheapest way to pay for the same work without a "
-                "multi-year commitment is %s, %s, at %s USD a month: %s %s %.0f %%.",
-             x->name, compare_usd(a, own), bill_titles[x->own], whose(who, sizeof who, e, j, h), bill_titles[l],
-             compare_usd(b, alt), x->name, own > alt ? "costs more, by" : "saves", pct);
-    effects_vs(d, "With that alternative", &e[j].bill.eff[l], &x->bill.eff[x->own == BILL_ELASTIC || x->own == BILL_SPOT ? x->own : BILL_OWNED],
-               l == BILL_SPOT);
+                "multi-year commitment is %s, %s, at %s USD a month: %s %s %.0f %%.%s",
+             x->name, doc_usd(a, own), bill_titles[x->own], whose(who, sizeof who, e, j, h), bill_titles[l],
+             doc_usd(b, alt), x->name, own > alt ? "costs more, by" : "saves", 100 * fabs(own - alt) / alt, with);
     int jc = h;
     enum bill_line lc = x->own;
     double com = compare_cheapest_other(e, n, h, true, &jc, &lc);
     if (isfinite(com) && com < alt)
-        doc_para(d, "Bound for years, it would cost %s USD a month: %s, %s.", compare_usd(c, com),
-                 whose(who, sizeof who, e, jc, h), bill_titles[lc]);
+        snprintf(committed, sizeof committed, " Bound for years it would cost %s USD a month (%s, %s).",
+                 doc_usd(c, com), whose(who, sizeof who, e, jc, h), bill_titles[lc]);
     if (own > alt)
-        doc_para(d, "What would change this: %s's bill falling by %.0f %%, or more work on its fleet "
-                    "(billed by the hour, the alternative grows with the work; see the break-evens).",
-                 x->name, 100 * (own - alt) / own);
+        doc_para(d, "What would change this: %s's bill falling by %.0f %%, or more work on its fleet (an hourly "
+                    "bill grows with the work; see the break-evens).%s",
+                 x->name, 100 * (own - alt) / own, committed);
     else
-        doc_para(d, "What would change this: the alternative getting %.0f %% cheaper, or less work "
-                    "(an hourly bill shrinks with the work; see the break-evens).",
-                 100 * (alt - own) / alt);
+        doc_para(d, "What would change this: the alternative getting %.0f %% cheaper, or less work (an hourly "
+                    "bill shrinks with the work; see the break-evens).%s",
+                 100 * (alt - own) / alt, committed);
 }
 
+/* Against the baseline as billed, with the side effects, and the
+ * break-evens of run h's fleet, in one paragraph. */
 static void against_base(const struct doc *d, const struct compare_entry *e, int h)
 {
     const struct compare_entry *x = &e[h], *b = &e[0];
-    char a[32], c[32];
+    const struct billing *bl = &x->bill;
+    char a[32], c[32], base_txt[600] = "", be[300];
     double base = b->cost.month_usd, diff = base - x->cost.month_usd;
     double jct = b->st.jct_mean > 0 ? 100 * (x->st.jct_mean - b->st.jct_mean) / b->st.jct_mean : 0;
-    doc_para(d, "Against the baseline %s as billed (%s, %s USD a month) %s is %s %.0f %% (%s USD a month). "
-                "Side effects: p95 wait %.2f h to %.2f h, mean completion time %.2f h to %.2f h (%+.0f %%), "
-                "jobs completed %zu to %zu, SLO attainment %.1f %% to %.1f %%.",
-             b->name, bill_titles[b->own], compare_usd(a, base), x->name,
-             diff >= 0 ? "cheaper by" : "dearer by", base > 0 ? 100 * fabs(diff) / base : 0.0,
-             compare_usd(c, fabs(diff)), b->st.wait_p95 / 3600, x->st.wait_p95 / 3600, b->st.jct_mean / 3600,
-             x->st.jct_mean / 3600, jct, b->st.completed, x->st.completed, 100 * b->st.slo_attainment,
-             100 * x->st.slo_attainment);
-}
-
-static void break_evens(const struct doc *d, const struct compare_entry *x)
-{
-    const struct billing *b = &x->bill;
-    if (isfinite(b->break_even[BE_LEASED_ELASTIC]))
-        doc_para(d, "Leasing %s's fleet beats elastic cloud above %.0f %% utilization; it runs at %.0f %%, so "
-                    "leasing %s. Owned against leased: %s.",
-                 x->name, 100 * b->break_even[BE_LEASED_ELASTIC], 100 * b->util,
-                 b->util > b->break_even[BE_LEASED_ELASTIC] ? "wins" : "loses", b->be_why[BE_OWNED_LEASED]);
+    if (h > 0 && b->cost.ok)
+        snprintf(base_txt, sizeof base_txt,
+                 "Against the baseline %s as billed (%s, %s USD a month) it is %s %.0f %% (%s USD a month); "
+                 "p95 wait %.2f h to %.2f h, mean completion time %.2f h to %.2f h (%+.0f %%), jobs completed "
+                 "%zu to %zu, SLO attainment %.1f %% to %.1f %%. ",
+                 b->name, bill_titles[b->own], doc_usd(a, base), diff >= 0 ? "cheaper by" : "dearer by",
+                 base > 0 ? 100 * fabs(diff) / base : 0.0, doc_usd(c, fabs(diff)), b->st.wait_p95 / 3600,
+                 x->st.wait_p95 / 3600, b->st.jct_mean / 3600, x->st.jct_mean / 3600, jct, b->st.completed,
+                 x->st.completed, 100 * b->st.slo_attainment, 100 * x->st.slo_attainment);
+    if (isfinite(bl->break_even[BE_LEASED_ELASTIC]))
+        snprintf(be, sizeof be, "Leasing its fleet beats elastic cloud above %.0f %% utilization; it runs at "
+                 "%.0f %%, so leasing %s", 100 * bl->break_even[BE_LEASED_ELASTIC], 100 * bl->util,
+                 bl->util > bl->break_even[BE_LEASED_ELASTIC] ? "wins" : "loses");
     else
-        doc_para(d, "Leased against elastic cloud for %s's fleet: %s (it runs at %.0f %%). Owned against "
-                    "leased: %s.",
-                 x->name, b->be_why[BE_LEASED_ELASTIC], 100 * b->util, b->be_why[BE_OWNED_LEASED]);
+        snprintf(be, sizeof be, "Leased against elastic cloud: %s (it runs at %.0f %%)",
+                 bl->be_why[BE_LEASED_ELASTIC], 100 * bl->util);
+    doc_para(d, "%s%s. Owned against leased: %s.", base_txt, be, bl->be_why[BE_OWNED_LEASED]);
 }
 
 void compare_summary(const struct doc *d, const struct compare_entry *e, int n, bool drawn, const char *png)
@@ -130,9 +109,7 @@ void compare_summary(const struct doc *d, const struct compare_entry *e, int n, 
         doc_para(d, "%s has no cost: %s.", e[h].name, e[h].cost.why);
     } else {
         headline(d, e, n, h);
-        if (h > 0 && e[0].cost.ok)
-            against_base(d, e, h);
-        break_evens(d, &e[h]);
+        against_base(d, e, h);
     }
     if (drawn)
         doc_image(d, "Monthly cost against utilization, each billing model (lines), each run as billed (points)",
@@ -158,7 +135,7 @@ void compare_billing_tables(const struct doc *d, const struct compare_entry *e, 
         char row[BILL_LINES * 34] = "", v[32];
         for (int l = 0; l < BILL_LINES; l++)
             snprintf(row + strlen(row), sizeof row - strlen(row), "%s%s%s", l ? " | " : "",
-                     compare_usd(v, e[i].bill.usd_month[l]), l == (int)e[i].own ? " (own)" : "");
+                     doc_usd(v, e[i].bill.usd_month[l]), l == (int)e[i].own ? " (own)" : "");
         doc_kv(d, e[i].name, "%s", row);
     }
     doc_table_end(d);
