@@ -55,7 +55,7 @@ static const char *const gpu_keys[] = {
     "tdp_w", "idle_w", NULL};
 static const char *const value_keys[] = {"value", "source", "notes", NULL};
 static const char *const link_kinds[] = {"nvlink", "pcie"};
-static const char *const memory_kinds[] = {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr6", "gddr6x"};
+static const char *const memory_kinds[] = {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr5", "gddr6", "gddr6x"};
 
 #define ASSUMPTION_PREFIX "ASSUMPTION"
 

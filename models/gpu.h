@@ -4,7 +4,7 @@
  *
  * The file is {"about": "...", "sources": {"ID": "citation", ...},
  * "gpus": [{"name": ..., "link": "nvlink"|"pcie", "memory_type": "hbm3"
- * (hbm2, hbm2e, hbm3, hbm3e, gddr6, gddr6x), "has_bf16": true|false,
+ * (hbm2, hbm2e, hbm3, hbm3e, gddr5, gddr6, gddr6x), "has_bf16": true|false,
  * "memory_gb": ..., ...}]}.
  * Every number is an object {"value": V, "source": "ID"} (plus an optional
  * "notes" string) whose source ID names an entry of "sources": a citation,
@@ -45,7 +45,7 @@ struct gpu_type {
                                  assumption; see gpus.json) */
     double clock_mhz;         /* tensor boost clock, MHz */
     char link[16];            /* "nvlink" or "pcie" */
-    char memory_type[8];      /* "hbm2", "hbm2e", "hbm3", "hbm3e", "gddr6", "gddr6x" */
+    char memory_type[8];      /* "hbm2", "hbm2e", "hbm3", "hbm3e", "gddr5", "gddr6", "gddr6x" */
     bool has_bf16;            /* BF16 tensor support; false: bf16_tflops is the
                                  FP16 rate (V100, T4) */
     double link_gbs;          /* GPU-GPU bandwidth, GB/s, one direction */

@@ -26,7 +26,7 @@
 
 const char *const llm_precision_names[LLM_PRECISIONS] = {"fp16", "bf16", "fp8", "int8", "int4"};
 const char *const llm_phase_names[LLM_PHASES] = {"prefill", "decode", "offline"};
-const char *const llm_memory_kinds[LLM_MEM_KINDS] = {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr6", "gddr6x"};
+const char *const llm_memory_kinds[LLM_MEM_KINDS] = {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr5", "gddr6", "gddr6x"};
 
 static const double weight_bytes[LLM_PRECISIONS] = {2, 2, 1, 1, 0.53125};
 static const double kv_bytes[LLM_PRECISIONS] = {2, 2, 1, 2, 2};

@@ -65,7 +65,7 @@ enum llm_phase { LLM_PREFILL, LLM_DECODE, LLM_OFFLINE, LLM_PHASES };
 #define LLM_MAX_TP 8           /* tensor-parallel degrees 1, 2, 4, 8 */
 #define LLM_MAX_BATCH 4096     /* the largest batch "max" reports */
 #define LLM_MAX_POINTS 96
-#define LLM_MEM_KINDS 6
+#define LLM_MEM_KINDS 7
 #define LLM_MAX_STACKS 8
 
 extern const char *const llm_precision_names[LLM_PRECISIONS];
