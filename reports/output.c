@@ -305,6 +305,10 @@ static int lock_dir(struct outset *o, struct fs_err *err)
 {
     for (int tries = 0; tries < 100; tries++) {
         int fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT && (mkdir(o->dir, 0777) == 0 || errno == EEXIST)) {
+            o->created = true; /* a writer that failed removed the folder it had created */
+            continue;
+        }
         if (fd < 0)
             return fs_fail(err, FS_ECANTCREAT, "%s: cannot open the folder: %s", o->shown, strerror(errno));
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -483,10 +487,10 @@ void out_set_end(struct outset *o)
     if (!o->committed) {
         if (o->tmp)
             remove_private(o);
-        if (o->created && o->dir)
-            rmdir(o->dir); /* only when still empty */
+        if (o->created && o->lock >= 0)
+            rmdir(o->dir); /* only when still empty, and only while ours */
     }
-    if (o->dir && o->lock >= 0)
+    if (o->lock >= 0)
         close(o->lock); /* and with it the lock */
     if (active == o)
         active = NULL;

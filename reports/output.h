@@ -109,7 +109,8 @@ const char *out_set_path(const struct outset *o);
 int out_set_commit(struct outset *o, struct fs_err *err);
 
 /* Remove the set's private folder unless committed, release the lock,
- * free o.  Accepts a zeroed set (lock -1) or one whose begin failed. */
+ * free o.  Accepts a set whose begin failed, or one initialized
+ * {.lock = -1} whose begin was never called. */
 void out_set_end(struct outset *o);
 
 #endif
