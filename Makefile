@@ -52,7 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -60,6 +60,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfleetsim.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FLEETSIM): $(TOOL_OBJ) $(BUILD)/libfleetsim.a
@@ -102,6 +103,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/pdf/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -178,6 +180,11 @@ $(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
 bench: $(FLEETSIM) $(BENCH_EVQ)
 	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
 
+# compare and plan at -j 1 and -j N (BENCH_JOBS, default 2): median wall
+# times, the speed-up and the same bytes (bench/parallel.sh).
+bench-parallel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/parallel.sh
+
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed
 # with cc's), each run FUZZ_SECONDS on a copy of its seed corpus.
@@ -197,6 +204,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a
