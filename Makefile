@@ -52,7 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -156,6 +156,7 @@ sweep-mpi-check:
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
+	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
 install: $(FLEETSIM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
@@ -184,6 +185,10 @@ bench: $(FLEETSIM) $(BENCH_EVQ)
 # times, the speed-up and the same bytes (bench/parallel.sh).
 bench-parallel: $(FLEETSIM)
 	FLEETSIM=$(FLEETSIM) bench/parallel.sh
+
+# Gavel's Figure 8 job list under each round-based policy (docs/gavel.md).
+bench-gavel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/gavel.sh
 
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed

@@ -386,9 +386,9 @@ static int unknown_policy(struct ctx *c, int code, const char *where, const char
 
 static int load_scheduler(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", NULL};
+    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", "lp_ties", NULL};
     const cJSON *s = NULL;
-    const char *name = "fifo";
+    const char *name = "fifo", *ties = "equal-split";
     double round = SCEN_ROUND_S, realloc = SCEN_REALLOCATE_S;
     int rc;
     c->sc->migration_s = 0;
@@ -400,8 +400,13 @@ static int load_scheduler(struct ctx *c, const cJSON *root)
               (rc = json_number(s, "reallocate_s", false, 0, SCEN_MAX_SPAN_S, &realloc, c->file,
                                 "$.scheduler", c->err)) ||
               (rc = json_number(s, "migration_s", false, 0, 86400, &c->sc->migration_s, c->file,
-                                "$.scheduler", c->err))))
+                                "$.scheduler", c->err)) ||
+              (rc = json_string(s, "lp_ties", false, &ties, c->file, "$.scheduler", c->err))))
         return rc;
+    if (strcmp(ties, "equal-split") && strcmp(ties, "vertex"))
+        return fs_fail(c->err, FS_EDATA, "%s: $.scheduler.lp_ties: \"%s\" is not equal-split or vertex",
+                       c->file, ties);
+    c->sc->lp_vertex = strcmp(ties, "vertex") == 0;
     c->sc->round = fs_from_seconds(round);
     c->sc->reallocate = fs_from_seconds(realloc);
     if (c->opt && c->opt->policy)
