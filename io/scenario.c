@@ -494,11 +494,16 @@ static int assign_workloads(struct ctx *c)
 }
 
 /* Training FLOPs per parameter per token: forward 2 + backward 4 for full
- * training (Kaplan et al. 2020, C ~ 6 N D); LoRA skips the weight gradients
- * of the frozen weights (forward 2 + activation gradients 2); inference is
- * the forward pass alone. */
+ * training (Kaplan et al. 2020, C ~ 6 N D); LoRA and QLoRA skip the weight
+ * gradients of the frozen weights (forward 2 + activation gradients 2);
+ * inference is the forward pass alone. */
 static const double flops_per_param_token[] = {
-    [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_INFER] = 2,
+    [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_QLORA] = 4, [JOB_METHOD_INFER] = 2,
+};
+
+static const enum mem_method mem_method_of[] = {
+    [JOB_METHOD_TRAIN] = MEM_TRAIN, [JOB_METHOD_LORA] = MEM_LORA, [JOB_METHOD_QLORA] = MEM_QLORA,
+    [JOB_METHOD_INFER] = MEM_INFER,
 };
 
 /* A job given as a model spec: its memory per GPU from models/memory (so
@@ -514,15 +519,8 @@ static int apply_spec(struct ctx *c, struct job *j)
     int method = j->method ? j->method
                  : j->kind == JOB_FINETUNE ? JOB_METHOD_LORA
                  : j->kind == JOB_INFER ? JOB_METHOD_INFER : JOB_METHOD_TRAIN;
-    struct mem_model m = {.params = j->params_b * 1e9, .bytes_per_param = 2};
-    struct mem_job mj = {
-        .method = method == JOB_METHOD_LORA ? MEM_LORA : method == JOB_METHOD_INFER ? MEM_INFER : MEM_TRAIN,
-        .gpus = j->gpus,
-        .seq_len = method == JOB_METHOD_LORA ? 2048 : 4096,
-        .micro_batch = method == JOB_METHOD_INFER ? 8 : 1,
-        .kv_budget_gb = -1,
-    };
-    double need = mem_estimate(&m, &mj).per_gpu_gb;
+    double params = j->params_b * 1e9;
+    double need = mem_llm_gb(params, mem_method_of[method], 2, j->gpus);
     if (need > j->gpu_mem_gb)
         j->gpu_mem_gb = need;
     j->method = (uint8_t)method;
@@ -531,7 +529,7 @@ static int apply_spec(struct ctx *c, struct job *j)
     if (!(w->share[PERF_TENSOR] > 0))
         return fs_fail(c->err, FS_EDATA, "%s: job %lld: workload %s has no compute share to turn tokens "
                        "into work; give work_gpu_s", c->sc->workload_source, (long long)j->id, w->name);
-    double flops = flops_per_param_token[method] * m.params * j->tokens;
+    double flops = flops_per_param_token[method] * params * j->tokens;
     double on_ref = flops / perf_capacity(&c->sc->cat->types[pm->ref], PERF_TENSOR, w->precision) /
                     w->share[PERF_TENSOR];
     j->work = on_ref / perf_relative(pm, j->workload, j->ref_type, pm->ref);
