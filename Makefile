@@ -112,6 +112,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/pdf/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
@@ -124,6 +125,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 # ../shared/traces holds it.
 compare: $(FLEETSIM)
 	$(FLEETSIM) compare scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o out/compare-philly
+	$(FLEETSIM) compare scenarios/compare/burst-leased.json scenarios/compare/burst-elastic.json -o out/compare-burst
 	$(FLEETSIM) compare scenarios/default.json --policies all -o out/compare-policies
 	@if [ -r ../shared/traces/philly/philly.csv ]; then \
 	  $(FLEETSIM) compare scenarios/compare/philly-full-cloud.json scenarios/compare/philly-full-leased.json -o out/compare-philly-full; \
