@@ -33,6 +33,7 @@ matrix=$traces/gavel/simulation_throughputs.json
 
 if [ ! -r "$trace" ] || [ ! -r "$matrix" ]; then
     echo "validate gavel: SKIPPED - $trace or $matrix not found (set TRACES to the traces folder)"
+    [ "${FLEETSIM_REQUIRE_TRACES:-}" = 1 ] && { echo "validate gavel: FAILED - FLEETSIM_REQUIRE_TRACES=1 and the traces are missing"; exit 1; }
     exit 0
 fi
 
