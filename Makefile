@@ -49,10 +49,12 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 FLEETSIM  := $(BUILD)/fleetsim
+# fleetsim with one test-only row in the metric table (tests/metric/run.sh).
+METRIC_FS := $(BUILD)/metric-test/fleetsim
 
 SERVE_BENCH_CALLS ?= 3000
 .PHONY: serve-bench live-check all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
-all: $(FLEETSIM) $(TESTS)
+all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,6 +64,13 @@ $(BUILD)/libfleetsim.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(FLEETSIM): $(TOOL_OBJ) $(BUILD)/libfleetsim.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/metric-test/metric.o: reports/metric.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFS_METRIC_TEST_ROW -c $< -o $@
+
+$(METRIC_FS): $(TOOL_OBJ) $(filter-out $(BUILD)/reports/metric.o,$(LIB_OBJ)) $(BUILD)/metric-test/metric.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(UTIL_OBJ) $(BUILD)/libfleetsim.a
@@ -81,7 +90,7 @@ run-demo: $(FLEETSIM)
 check: deps
 	@$(MAKE) --no-print-directory run-check
 
-run-check: $(FLEETSIM) $(TESTS)
+run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	tests/layers/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
@@ -91,6 +100,7 @@ run-check: $(FLEETSIM) $(TESTS)
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail

@@ -51,8 +51,16 @@ static const struct trace_reader swf_reader = {
     .read = swf_read,
 };
 
+static const struct trace_reader gavel_reader = {
+    .name = "gavel",
+    .summary = "Gavel's simulator job list (tab-separated, work in steps of the job type)",
+    .default_ref = GAVEL_REF_DEFAULT,
+    .steps = true,
+    .read = gavel_read,
+};
+
 const struct trace_reader *const trace_readers[] = {
-    &native_reader, &openb_reader, &philly_reader, &swf_reader, NULL,
+    &native_reader, &openb_reader, &philly_reader, &swf_reader, &gavel_reader, NULL,
 };
 
 const struct trace_reader *trace_reader_find(const char *name)

@@ -22,6 +22,10 @@
  * swf     Standard Workload Format (read_swf.c): processors as GPUs, work =
  *         run time x processors on the reference type (default
  *         a100-sxm-80), team = user<N> or group<N>, kind batch.
+ * gavel   Gavel's simulator job list (read_gavel.c): id = line number from
+ *         0, team = job type, gpus = scale factor, work = total steps (the
+ *         reader's steps flag: the scenario's $.workload.job_types turns
+ *         them into reference GPU-seconds), kind train.
  *
  * Rows a format defines as unusable (a Philly job of 0 GPUs, an SWF job
  * with an unknown run time) are dropped and counted in struct reader_stats,
@@ -39,6 +43,7 @@
 #define OPENB_REF_DEFAULT "g2"
 #define PHILLY_REF_DEFAULT "p100"
 #define SWF_REF_DEFAULT "a100-sxm-80"
+#define GAVEL_REF_DEFAULT "v100m16"
 
 /* How a trace's own names map onto the catalog. */
 struct reader_options {
@@ -76,6 +81,10 @@ struct trace_reader {
     /* Append the trace's jobs to w and sort w by (submit, id).  opt may be
      * NULL (defaults); st (may be NULL) is zeroed and filled.
      * RET: 0, FS_ENOINPUT, FS_EDATA (also when no job is left). */
+    /* The work it reads is in steps of each job's type (team), not
+     * reference GPU-seconds: only a scenario with a job-type throughput
+     * table ($.workload.job_types) can run it. */
+    bool steps;
     int (*read)(const char *path, const struct reader_options *opt,
                 const struct gpu_catalog *cat, struct workload *w,
                 struct reader_stats *st, struct fs_err *err);
@@ -95,6 +104,9 @@ int openb_read_pods(const char *path, const struct reader_options *opt,
 int philly_read(const char *path, const struct reader_options *opt,
                 const struct gpu_catalog *cat, struct workload *w,
                 struct reader_stats *st, struct fs_err *err);
+int gavel_read(const char *path, const struct reader_options *opt,
+               const struct gpu_catalog *cat, struct workload *w,
+               struct reader_stats *st, struct fs_err *err);
 int swf_read(const char *path, const struct reader_options *opt,
              const struct gpu_catalog *cat, struct workload *w,
              struct reader_stats *st, struct fs_err *err);

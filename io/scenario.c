@@ -8,6 +8,7 @@
 
 #include "../base/json.h"
 #include "../models/memory.h"
+#include "job_types.h"
 #include "readers.h"
 #include "scenario_int.h"
 
@@ -33,6 +34,8 @@ struct ctx {
     struct scenario *sc;
     const struct scenario_options *opt;
     struct fs_err *err;
+    bool job_types;  /* $.workload.job_types: each job's team is its type */
+    bool steps;      /* the trace's work is in steps of the job's type */
 };
 
 /* A path relative to the scenario file's folder (absolute paths kept). */
@@ -287,9 +290,40 @@ static int load_reference_gpu(struct ctx *c, const cJSON *wl, const struct trace
     return 0;
 }
 
+/* $.workload.job_types: {"gavel": FILE, "gpus": {WORKER: GPU, ...}}, the
+ * throughput matrix (io/job_types.h) added to the throughput model. */
+static int load_job_types(struct ctx *c, const cJSON *jt)
+{
+    static const char *const keys[] = {"gavel", "gpus", NULL};
+    const char *p = "$.workload.job_types", *file = NULL, *workers[GPU_MAX_TYPES];
+    const cJSON *gpus = NULL, *g;
+    int32_t types[GPU_MAX_TYPES];
+    int n = 0, rc;
+    if ((rc = json_check_keys(jt, keys, c->file, p, c->err)) ||
+        (rc = json_string(jt, "gavel", true, &file, c->file, p, c->err)) ||
+        (rc = json_child(jt, "gpus", true, cJSON_Object, &gpus, c->file, p, c->err)))
+        return rc;
+    cJSON_ArrayForEach(g, gpus) {
+        if (!cJSON_IsString(g) || n == GPU_MAX_TYPES)
+            return fs_fail(c->err, FS_EDATA, "%s: %s.gpus.%s: want a catalog GPU name (at most %d)",
+                           c->file, p, g->string, GPU_MAX_TYPES);
+        if ((types[n] = gpu_catalog_find(c->sc->cat, g->valuestring)) < 0)
+            return unknown_gpu(c, "$.workload.job_types.gpus", g->valuestring);
+        workers[n++] = g->string;
+    }
+    int like = perf_workload_for_kind(c->sc->perf, "train");
+    char *path = relative_to(c->file, file);
+    rc = like < 0 ? fs_fail(c->err, FS_EDATA, "%s: %s: workloads.json has no train workload to "
+                            "shape the job types on", c->file, p)
+                  : job_types_load_gavel(path, workers, types, n, c->sc->perf, like, c->err);
+    free(path);
+    c->job_types = true;
+    return rc;
+}
+
 static int load_workload(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"trace", "format", "reference_gpu", "generator", NULL};
+    static const char *const keys[] = {"trace", "format", "reference_gpu", "generator", "job_types", NULL};
     const cJSON *wl = NULL, *gen = NULL;
     const char *trace = NULL, *format = "native";
     int rc;
@@ -306,6 +340,11 @@ static int load_workload(struct ctx *c, const cJSON *root)
     if (gen && cJSON_GetObjectItemCaseSensitive(wl, "reference_gpu"))
         return fs_fail(c->err, FS_EDATA, "%s: $.workload.reference_gpu: only a trace takes it here; "
                        "a generator names its own ($.workload.generator.reference_gpu)", c->file);
+    const cJSON *jt = cJSON_GetObjectItemCaseSensitive(wl, "job_types");
+    if (jt && (rc = cJSON_IsObject(jt) ? load_job_types(c, jt)
+                                       : fs_fail(c->err, FS_EDATA, "%s: $.workload.job_types: want an "
+                                                 "object", c->file)))
+        return rc;
     if (gen)
         return load_generator(c, gen);
     const struct trace_reader *rd = trace_reader_find(format);
@@ -317,6 +356,11 @@ static int load_workload(struct ctx *c, const cJSON *root)
     struct reader_options ro = {.ref_type = -1};
     if ((rc = load_reference_gpu(c, wl, rd, &ro.ref_type)))
         return rc;
+    if (rd->steps && !jt)
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload: a %s trace counts work in steps of each "
+                       "job's type; give $.workload.job_types, the table of their throughputs",
+                       c->file, rd->name);
+    c->steps = rd->steps;
     c->sc->workload_source = relative_to(c->file, trace);
     return rd->read(c->sc->workload_source, &ro, c->sc->cat, &c->sc->wl, NULL, c->err);
 }
@@ -335,17 +379,31 @@ static int unknown_policy(struct ctx *c, int code, const char *where, const char
     return fs_fail(c->err, code, "%s: unknown policy \"%s\" (policies: %s)", where, name, list);
 }
 
+/* Gavel's round (360 s) and least time between allocation recomputes
+ * (1920 s, its scheduler's minimum_time_between_allocation_resets). */
+#define SCEN_ROUND_S 360
+#define SCEN_REALLOCATE_S 1920
+
 static int load_scheduler(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"policy", NULL};
+    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", NULL};
     const cJSON *s = NULL;
     const char *name = "fifo";
+    double round = SCEN_ROUND_S, realloc = SCEN_REALLOCATE_S;
     int rc;
+    c->sc->migration_s = 0;
     if ((rc = json_child(root, "scheduler", false, cJSON_Object, &s, c->file, "$", c->err)))
         return rc;
     if (s && ((rc = json_check_keys(s, keys, c->file, "$.scheduler", c->err)) ||
-              (rc = json_string(s, "policy", false, &name, c->file, "$.scheduler", c->err))))
+              (rc = json_string(s, "policy", false, &name, c->file, "$.scheduler", c->err)) ||
+              (rc = json_number(s, "round_s", false, 1, 86400, &round, c->file, "$.scheduler", c->err)) ||
+              (rc = json_number(s, "reallocate_s", false, 0, SCEN_MAX_SPAN_S, &realloc, c->file,
+                                "$.scheduler", c->err)) ||
+              (rc = json_number(s, "migration_s", false, 0, 86400, &c->sc->migration_s, c->file,
+                                "$.scheduler", c->err))))
         return rc;
+    c->sc->round = fs_from_seconds(round);
+    c->sc->reallocate = fs_from_seconds(realloc);
     if (c->opt && c->opt->policy)
         name = c->opt->policy;
     if ((c->sc->policy = sched_policy_find(name)))
@@ -399,7 +457,9 @@ static int load_header(struct ctx *c, const cJSON *root)
     return 0;
 }
 
-/* Each job's throughput profile: its kind's default. */
+/* Each job's throughput profile: its kind's default, or with job types the
+ * workload its team names, its work turned from steps into reference
+ * GPU-seconds when the trace counts steps. */
 static int assign_workloads(struct ctx *c)
 {
     int by_kind[JOB_KIND_COUNT];
@@ -411,6 +471,19 @@ static int assign_workloads(struct ctx *c)
         struct job *j = &c->sc->wl.jobs[i];
         j->workload = by_kind[j->kind];
         j->qos = (uint8_t)c->sc->kinds[j->kind].qos;
+        if (!c->job_types)
+            continue;
+        const char *type = c->sc->wl.teams[j->team];
+        if ((j->workload = perf_workload_find(c->sc->perf, type)) < 0)
+            return fs_fail(c->err, FS_EDATA, "%s: job %lld: job type (team) \"%s\" is not in "
+                           "$.workload.job_types", c->sc->workload_source, (long long)j->id, type);
+        double per_s = c->sc->perf->w[j->workload].measured[j->ref_type];
+        if (c->steps && !(per_s > 0))
+            return fs_fail(c->err, FS_EDATA, "%s: job %lld: job type \"%s\" has no throughput on "
+                           "its reference type %s to count its steps in", c->sc->workload_source,
+                           (long long)j->id, type, c->sc->cat->types[j->ref_type].name);
+        if (c->steps)
+            j->work /= per_s;
     }
     return 0;
 }

@@ -77,6 +77,11 @@ struct scenario {
     int maint_nodes;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
     const struct sched_policy *policy;
+    /* Round-based policies ($.scheduler, sim/rounds.h): the round, the
+     * least time between allocation recomputes, and the reload a job pays
+     * each time it starts again after a round away or on another type. */
+    fs_time round, reallocate;
+    double migration_s;
 };
 
 /* What the command line overrides. */

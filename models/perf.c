@@ -4,6 +4,7 @@
 #include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../base/json.h"
@@ -79,6 +80,20 @@ void perf_llm_shares(const struct perf_llm *llm, enum perf_precision p,
     share[PERF_TENSOR] = compute / (compute + memory);
     share[PERF_BANDWIDTH] = memory / (compute + memory);
     share[PERF_CLOCK] = 0;
+}
+
+int perf_add_measured(struct perf_model *pm, const char *name, const double *measured, int like)
+{
+    if (pm->n == PERF_MAX_WORKLOADS || perf_workload_find(pm, name) >= 0 ||
+        strlen(name) >= sizeof pm->w[0].name)
+        return -1;
+    struct perf_workload *w = &pm->w[pm->n];
+    *w = pm->w[like];
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->nholdout = 0;
+    for (int t = 0; t < GPU_MAX_TYPES; t++)
+        w->measured[t] = measured[t];
+    return pm->n++;
 }
 
 int perf_workload_find(const struct perf_model *pm, const char *name)

@@ -47,7 +47,7 @@
 enum perf_resource { PERF_TENSOR, PERF_BANDWIDTH, PERF_CLOCK, PERF_RESOURCES };
 enum perf_precision { PERF_BF16, PERF_FP8 };
 
-#define PERF_MAX_WORKLOADS 32
+#define PERF_MAX_WORKLOADS 64
 #define PERF_MAX_POINTS 8
 
 /* A published relative throughput: gpu's speed over the reference's. */
@@ -92,6 +92,12 @@ struct perf_model {
 int perf_model_load(const char *path, const struct gpu_catalog *cat,
                     struct perf_model **out, struct fs_err *err);
 void perf_model_free(struct perf_model *pm);
+
+/* Append a workload called name (at most 31 characters) that runs like
+ * workload like except where measured[t] > 0 (per catalog type, any one
+ * unit), as a workload's "measured" block does.  RET: its index; -1 when
+ * the model is full or name is taken. */
+int perf_add_measured(struct perf_model *pm, const char *name, const double *measured, int like);
 
 /* Index of the workload called name, or -1. */
 int perf_workload_find(const struct perf_model *pm, const char *name);

@@ -93,14 +93,12 @@ int charts_data(FILE *ts, FILE *util, FILE *queue, FILE *power, int *ntypes)
     return 0;
 }
 
-/* wait.csv: the empirical CDF of the waits of the jobs that started. */
+/* wait.csv: the empirical CDF of every submitted job's wait (summary_waits:
+ * one not started counts its wait so far). */
 void charts_wait(FILE *f, const struct sim *s)
 {
     double *w = xmalloc((s->njobs + 1) * sizeof *w);
-    size_t n = 0;
-    for (size_t i = 0; i < s->sc->nbatch; i++)
-        if (s->jobs[i].start >= 0)
-            w[n++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
+    size_t n = summary_waits(s, w);
     gsl_sort(w, 1, n);
     fputs("wait_s,fraction\n", f);
     for (size_t i = 0; i < n; i++)
@@ -133,8 +131,11 @@ static void gp_head(FILE *f, int k)
 void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes)
 {
     gp_head(gp[0], 0);
-    fprintf(gp[0], "set xlabel 'time (h)'\nset ylabel 'GPUs allocated (interval mean)'\n"
-                   "plot for [i=2:%d] datafile using ($1/3600):i with steps lw 2 title columnhead(i)\n",
+    /* Stacked areas, the largest sum first so each type's band shows. */
+    fprintf(gp[0], "set xlabel 'time (h)'\nset ylabel 'GPUs allocated, stacked by type (interval mean)'\n"
+                   "set yrange [0:*]\nset style fill solid 0.7 noborder\n"
+                   "plot for [i=%d:2:-1] datafile using ($1/3600):(sum [c=2:i] column(c)) "
+                   "with filledcurves x1 title columnhead(i)\n",
             ntypes + 1);
     gp_head(gp[1], 1);
     fputs("set xlabel 'time (h)'\nset ylabel 'jobs queued (interval mean)'\n"
@@ -147,7 +148,7 @@ void charts_scripts(FILE *gp[REPORT_CHARTS], int ntypes)
                    "title 'psu_load_max (%%)'\n",
             ntypes + 1, ntypes + 2);
     gp_head(gp[3], 3);
-    fputs("set xlabel 'wait (h)'\nset ylabel 'fraction of started jobs'\nset yrange [0:1]\n"
+    fputs("set xlabel 'wait (h)'\nset ylabel 'fraction of submitted jobs'\nset yrange [0:1]\n"
           "plot datafile using ($1/3600):2 with steps lw 2 title 'wait CDF'\n", gp[3]);
 }
 

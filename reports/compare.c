@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_int.h"
 #include "doc.h"
 #include "output.h"
 #include "report.h"
@@ -47,10 +48,12 @@ static void describe_fleet(char *buf, size_t n, const struct sim *s, const struc
                      (long long)m->capacity[t], s->sc->cat->types[t].name);
 }
 
-void compare_entry_fill(struct compare_entry *e, const struct sim *s, const struct metrics *m,
-                        const struct run_stats *st, enum cost_billing base_billing,
-                        enum cost_commit base_commit)
+void compare_entry_fill(struct compare_entry *e, const struct run_result *r,
+                        enum cost_billing base_billing, enum cost_commit base_commit)
 {
+    const struct sim *s = r->s;
+    const struct metrics *m = r->m;
+    const struct run_stats *st = &r->st;
     const struct scenario *sc = s->sc;
     memset(e, 0, sizeof *e);
     snprintf(e->scenario, sizeof e->scenario, "%s", sc->path);
@@ -59,26 +62,25 @@ void compare_entry_fill(struct compare_entry *e, const struct sim *s, const stru
     e->fingerprint = compare_fingerprint(s);
     e->njobs = s->njobs;
     e->st = *st;
-    e->energy_kwh = m->en.wall_j * sc->pue / 3.6e6;
-    for (int32_t n = 0; n < m->en.nnodes; n++)
-        e->psu_peak_pct = fmax(e->psu_peak_pct, 100 * m->en.psu[n].peak);
-    fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &e->cost);
+    metric_values(r, e->v);
+    e->cost = r->cost;
     struct fleet_cost as_base;
     fleet_cost_compute(s, m, base_billing, base_commit, &as_base);
-    double gpus = (double)s->cl->gpus;
+    /* GPUs paid for (an elastic fleet's mean) x their utilization is the
+     * GPU-hours allocated an hour, so the factors multiply to the capacity
+     * cost exactly. */
+    double gpus = e->cost.gpus;
     e->f = (struct cost_factors){
         .month_usd = e->cost.month_usd,
         .energy_month_usd = e->cost.energy_month_usd,
         .gpus = gpus,
-        .gpu_h_per_h = st->window_s > 0 ? st->alloc_gpu_h / (st->window_s / 3600) : 0,
-        .utilization = st->utilization,
+        .gpu_h_per_h = gpus * e->cost.utilization,
+        .utilization = e->cost.utilization,
         .price = e->cost.capacity_month_usd / gpus,
-        .price_as_base = as_base.ok ? as_base.capacity_month_usd / gpus : NAN,
+        .price_as_base = as_base.ok ? as_base.capacity_month_usd / as_base.gpus : NAN,
     };
     e->waits = xmalloc((s->njobs + 1) * sizeof *e->waits);
-    for (size_t i = 0; i < s->sc->nbatch; i++)
-        if (s->jobs[i].start >= 0)
-            e->waits[e->nwaits++] = fs_to_seconds(s->jobs[i].start - s->jobs[i].submit);
+    e->nwaits = summary_waits(s, e->waits);
     gsl_sort(e->waits, 1, e->nwaits);
 }
 
@@ -95,6 +97,71 @@ static void num(cJSON *o, const char *k, double v)
     cJSON_AddItemToObject(o, k, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
 }
 
+double compare_cheapest_other(const struct compare_entry *e, int n, int i, bool long_terms, int *run,
+                              enum bill_line *line)
+{
+    double best = NAN;
+    for (int j = 0; j < n; j++)
+        for (int l = 0; l < BILL_LINES; l++) {
+            double v = e[j].bill.usd_month[l];
+            if ((j == i && l == (int)e[i].own) || !isfinite(v) || (isfinite(best) && v >= best) ||
+                (!long_terms && bill_long_term[l]))
+                continue;
+            best = v;
+            *run = j;
+            *line = (enum bill_line)l;
+        }
+    return best;
+}
+
+static void effects_json(cJSON *o, const struct bill_effects *x)
+{
+    num(o, "wait_p95_s", x->wait_p95_s);
+    num(o, "jct_mean_s", x->jct_mean_s);
+    num(o, "jobs_completed", (double)x->completed);
+    num(o, "slo_attainment", x->slo_attainment);
+    num(o, "lost_gpu_hours", x->lost_gpu_h);
+    num(o, "interruptions", (double)x->interruptions);
+}
+
+/* Run i's lines under every billing, the break-evens, the side effects of
+ * the elastic and spot runs, and its own bill against the cheapest other
+ * way to pay for the same work. */
+static void json_billing(cJSON *o, const struct compare_entry *e, int n, int i)
+{
+    const struct billing *b = &e[i].bill;
+    cJSON_AddStringToObject(o, "own_billing", bill_keys[e[i].own]);
+    cJSON *cb = cJSON_AddObjectToObject(o, "cost_by_billing_usd_month");
+    for (int l = 0; l < BILL_LINES; l++)
+        num(cb, bill_keys[l], b->usd_month[l]);
+    cJSON *why = cJSON_AddObjectToObject(o, "cost_by_billing_missing");
+    for (int l = 0; l < BILL_LINES; l++)
+        if (!isfinite(b->usd_month[l]))
+            cJSON_AddStringToObject(why, bill_keys[l], b->why[l]);
+    cJSON *se = cJSON_AddObjectToObject(o, "side_effects_by_billing");
+    effects_json(cJSON_AddObjectToObject(se, "fixed"), &b->eff[BILL_OWNED]);
+    effects_json(cJSON_AddObjectToObject(se, bill_keys[BILL_ELASTIC]), &b->eff[BILL_ELASTIC]);
+    effects_json(cJSON_AddObjectToObject(se, bill_keys[BILL_SPOT]), &b->eff[BILL_SPOT]);
+    cJSON *be = cJSON_AddObjectToObject(o, "break_even_utilization");
+    cJSON *bn = cJSON_AddObjectToObject(o, "break_even_note");
+    for (int k = 0; k < BE_COUNT; k++) {
+        num(be, bill_be_keys[k], b->break_even[k]);
+        cJSON_AddStringToObject(bn, bill_be_keys[k], b->be_why[k]);
+    }
+    num(o, "fleet_utilization", b->util);
+    for (int lt = 0; lt < 2; lt++) {
+        int j = 0;
+        enum bill_line l = BILL_OWNED;
+        double alt = compare_cheapest_other(e, n, i, lt, &j, &l), own = e[i].cost.month_usd;
+        cJSON *h = cJSON_AddObjectToObject(o, lt ? "vs_cheapest_committed" : "vs_cheapest_alternative");
+        cJSON_AddStringToObject(h, "run", isfinite(alt) ? e[j].name : "");
+        cJSON_AddStringToObject(h, "billing", isfinite(alt) ? bill_keys[l] : "");
+        num(h, "usd_month", alt);
+        num(h, "saving_usd_month", alt - own);
+        num(h, "saving_pct", alt > 0 ? 100 * (alt - own) / alt : NAN);
+    }
+}
+
 static int write_json(FILE *f, const struct compare_entry *e, int n)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -108,34 +175,18 @@ static int write_json(FILE *f, const struct compare_entry *e, int n)
         cJSON_AddStringToObject(o, "billing", cost_billing_names[e[i].cost.billing]);
         cJSON_AddStringToObject(o, "commit", cost_commit_names[e[i].cost.commit]);
         cJSON_AddItemToObject(o, "metrics", mt);
-        num(mt, "utilization", e[i].st.utilization);
-        num(mt, "wait_p95_s", e[i].st.wait_p95);
-        num(mt, "wait_mean_s", e[i].st.wait_mean);
-        num(mt, "jct_mean_s", e[i].st.jct_mean);
-        num(mt, "energy_kwh", e[i].energy_kwh);
-        num(mt, "psu_peak_pct", e[i].psu_peak_pct);
-        bool ok = e[i].cost.ok;
-        num(mt, "cost_month_usd", ok ? e[i].cost.month_usd : NAN);
-        num(mt, "cost_window_usd", ok ? e[i].cost.window_usd : NAN);
-        num(mt, "cost_per_gpu_hour_usd", ok && e[i].cost.usd_per_gpu_h > 0 ? e[i].cost.usd_per_gpu_h : NAN);
-        num(mt, "idle_month_usd", ok ? e[i].cost.idle_month_usd : NAN);
-        num(mt, "gpus", e[i].f.gpus);
-        num(mt, "jobs", (double)e[i].njobs);
-        num(mt, "jobs_completed", (double)e[i].st.completed);
-        num(mt, "completed_gpu_hours", e[i].cost.completed_gpu_h);
-        num(mt, "slo_attainment", e[i].st.slo_attainment);
-        num(mt, "service_downtime_s", e[i].st.svc_down_s);
-        num(mt, "evictions", (double)e[i].st.evictions);
-        num(mt, "migrations", (double)e[i].st.migrations);
-        num(mt, "lost_gpu_hours", e[i].st.lost_gpu_h);
+        for (int k = 0; k < metric_count; k++)
+            num(mt, metric_table[k].name, e[i].v[k]);
         cJSON_AddItemToObject(o, "savings", sv);
         for (int k = 0; k < SAVE_COUNT; k++) {
             cJSON *l = cJSON_CreateObject();
             cJSON_AddStringToObject(l, "reason", saving_reasons[k]);
+            cJSON_AddStringToObject(l, "wording", saving_wording((enum saving)k, e[i].savings[k]));
             num(l, "usd_month", e[i].savings[k]);
             cJSON_AddItemToArray(sv, l);
         }
         num(o, "savings_total_usd_month", e[i].savings_total);
+        json_billing(o, e, n, i);
     }
     char *text = cJSON_Print(arr);
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
@@ -146,13 +197,15 @@ static int write_json(FILE *f, const struct compare_entry *e, int n)
 
 /* --- charts ------------------------------------------------------------------ */
 
-enum { CH_COST, CH_WAITS, CH_COUNT };
-static const char *const ch_names[CH_COUNT] = {"cost", "waits"};
-static const char *const ch_titles[CH_COUNT] = {"Cost per 730-h month (USD)",
-                                                "Job waits: fraction of started jobs waiting at most x"};
+enum { CH_BILLING, CH_COST, CH_WAITS, CH_COUNT };
+static const char *const ch_names[CH_COUNT] = {"billing", "cost", "waits"};
+static const char *const ch_titles[CH_COUNT] = {"Monthly cost against utilization, each billing model",
+                                                "Cost per 730-h month (USD), each run as billed",
+                                                "Job waits: fraction of submitted jobs waiting at most x"};
 
 static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct compare_entry *e, int n)
 {
+    compare_billing_chart(csv[CH_BILLING], gp[CH_BILLING], e, n);
     fputs("name,capacity_usd_month,energy_usd_month\n", csv[CH_COST]);
     for (int i = 0; i < n; i++)
         fprintf(csv[CH_COST], "%s,%.2f,%.2f\n", e[i].name, e[i].cost.capacity_month_usd,
@@ -167,11 +220,11 @@ static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct com
     }
     charts_gp_head(gp[CH_COST], ch_names[CH_COST], ch_titles[CH_COST]);
     fputs("set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-          "set boxwidth 0.6\nset ylabel 'USD per month'\nset yrange [0:*]\nset xtics rotate by -20\n"
+          "set boxwidth 0.6\nset xlabel 'run'\nset ylabel 'USD per month'\nset yrange [0:*]\nset xtics rotate by -20\n"
           "plot datafile using 2:xtic(1) title 'GPU capacity', '' using 3 title 'energy'\n",
           gp[CH_COST]);
     charts_gp_head(gp[CH_WAITS], ch_names[CH_WAITS], ch_titles[CH_WAITS]);
-    fprintf(gp[CH_WAITS], "set xlabel 'wait (h)'\nset ylabel 'fraction of started jobs'\n"
+    fprintf(gp[CH_WAITS], "set xlabel 'wait (h)'\nset ylabel 'fraction of submitted jobs'\n"
                           "set yrange [0:1]\nset logscale x\nset xrange [0.01:*]\n"
                           "plot for [i=0:%d] datafile index i using ($1 < 0.01 ? 0.01 : $1):2 "
                           "with steps lw 2 title columnhead(1)\n",
@@ -182,20 +235,19 @@ static void chart_data(FILE *csv[CH_COUNT], FILE *gp[CH_COUNT], const struct com
 
 static void side_by_side(const struct doc *d, const struct compare_entry *e, int n)
 {
-    char h[11][64] = {"Run", "GPUs", "billing", "utilization", "p95 wait (h)", "mean JCT (h)",
+    char h[11][64] = {"Run", "GPUs", "billing", "utilization (%)", "p95 wait (h)", "mean JCT (h)",
                       "energy (MWh)", "PSU peak (%)", "USD per month", "USD per completed GPU-h",
-                      "SLO attainment"};
+                      "SLO attainment (%)"};
     doc_row(d, true, 11, h);
     for (int i = 0; i < n; i++) {
         const struct compare_entry *x = &e[i];
         char bill[64];
-        snprintf(bill, sizeof bill, "%s%s%s", cost_billing_names[x->cost.billing],
-                 x->cost.billing == COST_CLOUD ? " " : "",
-                 x->cost.billing == COST_CLOUD ? cost_commit_names[x->cost.commit] : "");
-        doc_kv(d, x->name, "%.0f | %s | %.3f | %.2f | %.2f | %.2f | %.1f | %.2f | %.4f | %.4f", x->f.gpus,
-               bill, x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
-               x->energy_kwh / 1e3, x->psu_peak_pct, x->cost.month_usd, x->cost.usd_per_gpu_h,
-               x->st.slo_attainment);
+        snprintf(bill, sizeof bill, "%s", bill_keys[x->own]);
+        char usd[32];
+        doc_kv(d, x->name, "%.0f | %s | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %.2f | %.1f", x->f.gpus,
+               bill, 100 * x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
+               x->st.energy_kwh / 1e3, 100 * x->st.psu_peak, doc_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
+               100 * x->st.slo_attainment);
     }
     doc_table_end(d);
     char f[4][64] = {"Run", "policy", "jobs completed", "fleet"};
@@ -224,16 +276,22 @@ static void savings(const struct doc *d, const struct compare_entry *e, int n)
         char title[160];
         snprintf(title, sizeof title, "%s vs %s", e[i].name, e[0].name);
         doc_heading(d, 3, title);
-        char h[2][64] = {"Reason", "USD per month"};
+        char h[2][64] = {"Reason", "USD per month saved"};
+        char v[32];
         doc_row(d, true, 2, h);
         for (int k = 0; k < SAVE_COUNT; k++)
-            doc_kv(d, saving_reasons[k], "%.2f", e[i].savings[k]);
-        doc_kv(d, "total", "%.2f", e[i].savings_total);
+            doc_kv(d, saving_wording((enum saving)k, e[i].savings[k]), "%s", doc_usd(v, e[i].savings[k]));
+        doc_kv(d, "total", "%s", doc_usd(v, e[i].savings_total));
         doc_table_end(d);
         double base = e[0].cost.month_usd;
-        doc_para(d, "%s costs %.2f USD a month against %.2f: %s %.1f %%.", e[i].name, e[i].cost.month_usd,
-                 base, e[i].savings_total >= 0 ? "a saving of" : "an increase of",
-                 base > 0 ? 100 * fabs(e[i].savings_total) / base : 0.0);
+        const struct run_stats *a = &e[0].st, *b = &e[i].st;
+        doc_para(d, "%s costs %.0f USD a month against %.0f: %s %.1f %%. With it: p95 wait %.2f h to %.2f h, "
+                    "mean completion time %.2f h to %.2f h, jobs completed %zu to %zu, SLO attainment "
+                    "%.1f %% to %.1f %%.",
+                 e[i].name, e[i].cost.month_usd, base, e[i].savings_total >= 0 ? "a saving of" : "an increase of",
+                 base > 0 ? 100 * fabs(e[i].savings_total) / base : 0.0, a->wait_p95 / 3600, b->wait_p95 / 3600,
+                 a->jct_mean / 3600, b->jct_mean / 3600, a->completed, b->completed, 100 * a->slo_attainment,
+                 100 * b->slo_attainment);
     }
 }
 
@@ -241,11 +299,13 @@ static void body(const struct doc *d, const struct compare_entry *e, int n, cons
                  const bool drawn[CH_COUNT], const char *tmp_png[CH_COUNT])
 {
     doc_heading(d, 1, "fleetsim comparison");
-    doc_para(d, "The same workload (%zu jobs) run %d ways. The baseline is the first, %s (%s). Monthly "
-                "figures are for a 730-h month at the rate each run measured.",
-             e[0].njobs, n, e[0].name, e[0].scenario);
+    compare_summary(d, e, n, drawn[CH_BILLING], tmp_png[CH_BILLING]);
+    doc_para(d, "The same workload (%zu jobs) run %d ways; the baseline is %s. USD per 730-h month at the "
+                "rate each run measured.",
+             e[0].njobs, n, e[0].name);
     doc_heading(d, 2, "Side by side");
     side_by_side(d, e, n);
+    compare_billing_tables(d, e, n);
     bool costed = true;
     for (int i = 0; i < n; i++)
         if (!e[i].cost.ok) {
@@ -255,7 +315,7 @@ static void body(const struct doc *d, const struct compare_entry *e, int n, cons
     if (costed)
         savings(d, e, n);
     doc_heading(d, 2, "Charts");
-    for (int k = 0; k < CH_COUNT; k++) {
+    for (int k = CH_BILLING + 1; k < CH_COUNT; k++) {
         if (drawn[k])
             doc_image(d, ch_titles[k], ch_names[k], tmp_png[k]);
         else

@@ -20,6 +20,18 @@ const char *const saving_explained[SAVE_COUNT] = {
     "electricity an owned fleet pays for (leases and clouds include it)",
 };
 
+const char *saving_wording(enum saving k, double usd)
+{
+    static const char *const words[SAVE_COUNT][2] = {
+        {"a cheaper billing model", "a dearer billing model"},
+        {"cheaper GPU types", "dearer GPU types"},
+        {"fewer GPU-hours for the work", "more GPU-hours for the work"},
+        {"higher utilization", "lower utilization"},
+        {"less energy", "more energy"},
+    };
+    return words[k][usd < 0];
+}
+
 void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_billing b,
                         enum cost_commit c, struct fleet_cost *out)
 {

@@ -92,6 +92,11 @@ enum saving {
 extern const char *const saving_reasons[SAVE_COUNT];   /* "billing model", ... */
 extern const char *const saving_explained[SAVE_COUNT]; /* a sentence each */
 
+/* Line k's wording for a saving of usd (positive: the alternative is
+ * cheaper): "fewer GPU-hours for the work" for a saving, "more GPU-hours
+ * for the work" for a cost. */
+const char *saving_wording(enum saving k, double usd);
+
 /* What a run's monthly cost is made of, for the decomposition. */
 struct cost_factors {
     double month_usd, energy_month_usd;

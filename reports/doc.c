@@ -1,6 +1,7 @@
 /* doc.c - one document written as Markdown or as HTML (see doc.h). */
 #include "doc.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,7 +120,8 @@ static void base64(FILE *out, FILE *in)
 static const char css[] =
     "body{font-family:sans-serif;max-width:960px;margin:2em auto;color:#222}"
     "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em}"
-    "td{text-align:right}td:first-child{text-align:left}figure{margin:1em 0}img{max-width:100%}";
+    "td{text-align:right}td:first-child{text-align:left}figure{margin:1em 0}img{max-width:100%}"
+    "#summary p{margin:.5em 0}#summary figure{margin:.5em 0}";
 
 void doc_begin(const struct doc *d, const char *title)
 {
@@ -136,6 +138,18 @@ void doc_end(const struct doc *d)
         fputs("</body>\n</html>\n", d->f);
 }
 
+void doc_section(const struct doc *d, const char *id)
+{
+    if (d->html)
+        fprintf(d->f, "<section id=\"%s\">\n", id);
+}
+
+void doc_section_end(const struct doc *d)
+{
+    if (d->html)
+        fputs("</section>\n", d->f);
+}
+
 void doc_image(const struct doc *d, const char *title, const char *name, const char *png)
 {
     if (!d->html) {
@@ -149,4 +163,22 @@ void doc_image(const struct doc *d, const char *title, const char *name, const c
     base64(d->f, in);
     fclose(in);
     fprintf(d->f, "\"><figcaption>%s</figcaption></figure>\n", title);
+}
+
+const char *doc_usd(char buf[32], double v)
+{
+    if (!isfinite(v))
+        return strcpy(buf, "n/a");
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && strcmp(digits, "0") != 0)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
 }

@@ -29,6 +29,15 @@ void doc_table_end(const struct doc *d);
 void doc_kv(const struct doc *d, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* v as "12,345" (whole units, thousands separated; "n/a" when not
+ * finite): money in tables and sentences. */
+const char *doc_usd(char buf[32], double v);
+
+/* A section with an id (HTML <section id="...">; nothing in Markdown):
+ * "summary" holds what a reader needs in one screen. */
+void doc_section(const struct doc *d, const char *id);
+void doc_section_end(const struct doc *d);
+
 /* The image png (a path), titled; Markdown links NAME.png. */
 void doc_image(const struct doc *d, const char *title, const char *name, const char *png);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "doc.h"
+#include "costing.h"
 #include "report_cost.h"
 #include "../sim/service_run.h"
 
@@ -54,6 +55,43 @@ static double psu_peak(const struct energy *e, double *p99)
     return peak;
 }
 
+/* What a reader needs in one screen: what ran, how busy, how long jobs
+ * waited, what it cost and what would change that, and one chart. */
+static void summary(const struct doc *d, const struct report *r, const struct sim *s,
+                    const struct metrics *m, const struct run_stats *st)
+{
+    const struct scenario *sc = s->sc;
+    char fleet[256] = "";
+    for (int t = 0; t < sc->cat->n; t++)
+        if (m->capacity[t])
+            snprintf(fleet + strlen(fleet), sizeof fleet - strlen(fleet), "%s%lld %s", fleet[0] ? ", " : "",
+                     (long long)m->capacity[t], sc->cat->types[t].name);
+    doc_section(d, "summary");
+    doc_heading(d, 2, "Summary");
+    doc_para(d, "%s over %.1f days ran %zu of %zu jobs to completion (%zu still queued, %zu running at the "
+                "end). GPUs were allocated %.0f %% of the time. Jobs waited %.2f h at the 95th percentile "
+                "(mean %.2f h); the mean completion time was %.2f h.",
+             fleet, st->window_s / 86400, st->completed, st->submitted, st->queued, st->running,
+             100 * st->utilization, st->wait_p95 / 3600, st->wait_mean / 3600, st->jct_mean / 3600);
+    struct fleet_cost fc;
+    fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &fc);
+    if (fc.ok) {
+        char a[32], b[32];
+        doc_para(d, "Cost: %s USD a month (%s%s%s), of which %s USD (%.0f %%) pays for GPU time nobody used. "
+                    "Energy: %.2f MWh at the facility. What would change this: more work on the same GPUs, "
+                    "fewer GPUs where waits allow, or paying only for the hours in use (fleetsim compare "
+                    "prices the same work on an elastic cloud).",
+                 doc_usd(a, fc.month_usd), cost_billing_names[fc.billing],
+                 fc.billing == COST_CLOUD ? ", commitment " : "",
+                 fc.billing == COST_CLOUD ? cost_commit_names[fc.commit] : "", doc_usd(b, fc.idle_month_usd),
+                 fc.month_usd > 0 ? 100 * fc.idle_month_usd / fc.month_usd : 0.0, st->energy_kwh / 1e3);
+    } else {
+        doc_para(d, "No cost: %s. Energy: %.2f MWh at the facility.", fc.why, st->energy_kwh / 1e3);
+    }
+    chart(d, r, 0);
+    doc_section_end(d);
+}
+
 static void body(const struct doc *d, const struct report *r, const struct sim *s,
                  const struct metrics *m, const struct run_stats *st)
 {
@@ -63,6 +101,7 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     char title[256];
     snprintf(title, sizeof title, "fleetsim report: %s", sc->name);
     doc_heading(d, 1, title);
+    summary(d, r, s, m, st);
     doc_para(d, "Scenario %s, policy %s, seed %llu.", sc->path, sc->policy->name,
          (unsigned long long)sc->seed);
 
@@ -83,34 +122,36 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     doc_kv(d, "Jobs completed", "%zu", st->completed);
     doc_kv(d, "Jobs running at the end", "%zu", st->running);
     doc_kv(d, "Jobs queued at the end", "%zu", st->queued);
-    doc_kv(d, "Window (s)", "%.6g", st->window_s);
-    doc_kv(d, "Makespan (s)", "%.6g", st->makespan_s);
+    doc_kv(d, "Window (days)", "%.2f", st->window_s / 86400);
+    doc_kv(d, "Makespan (days)", "%.2f", st->makespan_s / 86400);
     doc_table_end(d);
 
     doc_heading(d, 2, "Utilization");
     snprintf(h[0], 64, "GPU type");
     snprintf(h[1], 64, "GPUs");
-    snprintf(h[2], 64, "Utilization");
+    snprintf(h[2], 64, "%s", "Utilization (%)");
     doc_row(d, true, 3, h);
     for (int t = 0; t < cat->n; t++)
         if (m->capacity[t])
-            doc_kv(d, cat->types[t].name, "%lld | %.6g", (long long)m->capacity[t],
-               metrics_utilization(m, t, s->end));
-    doc_kv(d, "all", "%lld | %.6g", (long long)s->cl->gpus, st->utilization);
+            doc_kv(d, cat->types[t].name, "%lld | %.1f", (long long)m->capacity[t],
+               100 * metrics_utilization(m, t, s->end));
+    doc_kv(d, "all", "%lld | %.1f", (long long)s->cl->gpus, 100 * st->utilization);
     doc_table_end(d);
-    doc_para(d, "Allocated GPU-hours: %.6g.", st->alloc_gpu_h);
-    chart(d, r, 0);
+    doc_para(d, "Allocated GPU-hours: %.1f. The chart of GPUs allocated by type is in the summary above.",
+             st->alloc_gpu_h);
 
     doc_heading(d, 2, "Queue, waits and completion times");
-    const char *hw[6] = {"Seconds", "mean", "p50", "p95", "p99", "max"};
+    const char *hw[6] = {"Hours", "mean", "p50", "p95", "p99", "max"};
     for (int i = 0; i < 6; i++)
         snprintf(h[i], 64, "%s", hw[i]);
     doc_row(d, true, 6, h);
-    doc_kv(d, "Wait", "%.6g | %.6g | %.6g | %.6g | %.6g", st->wait_mean, st->wait_p50, st->wait_p95,
-       st->wait_p99, st->wait_max);
-    doc_kv(d, "JCT", "%.6g | %.6g | %.6g | - | %.6g", st->jct_mean, st->jct_p50, st->jct_p95, st->jct_max);
+    doc_kv(d, "Wait", "%.2f | %.2f | %.2f | %.2f | %.2f", st->wait_mean / 3600, st->wait_p50 / 3600,
+           st->wait_p95 / 3600, st->wait_p99 / 3600, st->wait_max / 3600);
+    doc_kv(d, "JCT", "%.2f | %.2f | %.2f | - | %.2f", st->jct_mean / 3600, st->jct_p50 / 3600, st->jct_p95 / 3600,
+           st->jct_max / 3600);
     doc_table_end(d);
-    doc_para(d, "Waits over %zu started jobs, completion times over %zu completed jobs. Queue length: "
+    doc_para(d, "Waits over %zu submitted jobs (one not started by the end counts its wait so far, a lower "
+                "bound), completion times over %zu completed jobs. Queue length: "
             "mean %.6g, max %lld.", st->nwait, st->njct, st->queue_mean, (long long)m->queue_max);
     chart(d, r, 1);
     chart(d, r, 3);
@@ -125,7 +166,7 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     doc_kv(d, "Wall", "%.6g", e->wall_j / 3.6e6);
     char key[64];
     snprintf(key, sizeof key, "Facility (PUE %g)", sc->pue);
-    doc_kv(d, key, "%.6g", e->wall_j * sc->pue / 3.6e6);
+    doc_kv(d, key, "%.6g", st->energy_kwh);
     doc_table_end(d);
     double p99, peak = psu_peak(e, &p99);
     doc_para(d, "PSU peak load: %.6g (%.1f %% of usable PSU capacity); highest node p99: %.6g.", peak,

@@ -134,10 +134,24 @@ static void forecast(const struct doc *d, const struct sim *s, const struct flee
                    f.fit[k].r2, f.fit[k].rmse, (int)f.pick == k ? "yes" : "no");
     }
     doc_table_end(d);
-    if (f.fit[f.pick].r2 < 0.5)
-        doc_para(d, "Weak trend: the picked fit explains %.0f %% of the day-to-day variation (R^2 %.3f), so "
-                    "the projection below extrapolates noise; a flat demand of %.1f GPU-hours a month is as "
-                    "defensible.", 100 * fmax(0, f.fit[f.pick].r2), f.fit[f.pick].r2, today);
+    /* A closed workload (its submissions stop a day or more before the
+     * window ends) or a weak fit says nothing about next month. */
+    fs_time last = 0;
+    for (size_t i = 0; i < s->sc->nbatch; i++)
+        if (s->jobs[i].submit > last && s->jobs[i].submit < s->end)
+            last = s->jobs[i].submit;
+    bool closed = fs_to_seconds(last) < (days - 1) * 86400.0, weak = f.fit[f.pick].r2 < 0.5;
+    if (closed || weak) {
+        char a[32];
+        doc_para(d, "No usable trend: %s. Demand averaged %.1f reference GPU-hours a month (%s USD a month at "
+                    "today's cost); plan on that, flat, unless you know how it grows.",
+                 closed ? "the workload is closed (its submissions stop a day or more before the window ends), "
+                          "so its fall at the end is the trace ending, not demand"
+                        : "the best fit explains less than half of the day-to-day variation",
+                 today, doc_usd(a, fc->month_usd));
+        free(proj);
+        return;
+    }
     char p[4][64] = {"Month ahead", "reference GPU-hours", "vs today", "USD"};
     doc_row(d, true, 4, p);
     for (int k = 0; k < months; k++) {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "check.h"
+#include "costing.h"
 #include "summary.h"
 #include "timeline.h"
 
@@ -24,6 +25,7 @@ struct run_result {
     struct timeline *tl;          /* when the spec asked for timeline.json */
     struct check ck;              /* when the spec asked for --check */
     struct run_stats st;          /* computed once, at the end */
+    struct fleet_cost cost;       /* under the scenario's billing, once */
     bool interrupted;             /* a SIGINT or SIGTERM stopped the run */
     bool own_sc;
 };

@@ -10,6 +10,7 @@
 #include "../sim/elastic.h"
 #include "../sim/faults_run.h"
 #include "../sim/service_run.h"
+#include "metric.h"
 
 static void count_states(const struct sim *s, struct run_stats *st)
 {
@@ -43,6 +44,17 @@ static void describe(double *x, size_t n, double *mean, double *p50, double *p95
     *max = x[n - 1];
 }
 
+size_t summary_waits(const struct sim *s, double *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->sc->nbatch; i++) {
+        const struct job *j = &s->jobs[i];
+        if (j->state != JOB_FUTURE)
+            w[n++] = fs_to_seconds((j->start >= 0 ? j->start : s->end) - j->submit);
+    }
+    return n;
+}
+
 void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_stats *st)
 {
     *st = (struct run_stats){0};
@@ -50,10 +62,11 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     double *wait = xmalloc((s->sc->nbatch + 1) * sizeof *wait);
     double *jct = xmalloc((s->sc->nbatch + 1) * sizeof *jct);
     fs_time last_end = 0;
+    st->nwait = summary_waits(s, wait);
     for (size_t i = 0; i < s->sc->nbatch; i++) {
         const struct job *j = &s->jobs[i];
-        if (j->start >= 0)
-            wait[st->nwait++] = fs_to_seconds(j->start - j->submit);
+        if (j->state != JOB_FUTURE && j->start < 0)
+            st->not_started++;
         if (j->state == JOB_DONE) {
             jct[st->njct++] = fs_to_seconds(j->end - j->submit);
             if (j->end > last_end)
@@ -88,6 +101,9 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->slo_attainment = svc_attainment(s);
     for (int k = 0; k < s->sc->nservices; k++)
         st->svc_down_s += s->svc[k].down_s;
+    st->energy_kwh = m->en.wall_j * s->sc->pue / 3.6e6;
+    for (int32_t n = 0; n < m->en.nnodes; n++)
+        st->psu_peak = fmax(st->psu_peak, m->en.psu[n].peak);
 }
 
 static cJSON *add_obj(cJSON *parent, const char *key)
@@ -173,13 +189,13 @@ static void add_faults(cJSON *root, const struct sim *s, const struct run_stats 
         add_num(by, s->sc->faults->causes[c].name, (double)f->by_cause[c]);
 }
 
-static void add_energy(cJSON *root, const struct sim *s, const struct energy *e)
+static void add_energy(cJSON *root, const struct sim *s, const struct energy *e, const struct run_stats *st)
 {
     cJSON *en = add_obj(root, "energy_kwh");
     add_num(en, "gpu", e->gpu_j / 3.6e6);
     add_num(en, "node_dc", e->dc_j / 3.6e6);
     add_num(en, "wall", e->wall_j / 3.6e6);
-    add_num(en, "facility", e->wall_j * s->sc->pue / 3.6e6);
+    add_num(en, "facility", st->energy_kwh);
     add_num(en, "pue", s->sc->pue);
 
     cJSON *psu = add_obj(root, "psu");
@@ -247,7 +263,7 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     cJSON *q = add_obj(root, "queue_length");
     add_num(q, "mean", st->queue_mean);
     add_num(q, "max", (double)m->queue_max);
-    add_energy(root, s, &m->en);
+    add_energy(root, s, &m->en, st);
     cJSON *pre = add_obj(root, "preemption");
     add_num(pre, "evictions", (double)st->evictions);
     add_num(pre, "migrations", (double)st->migrations);
@@ -260,10 +276,14 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     return root;
 }
 
-int summary_write_json(FILE *f, const struct sim *s, const struct metrics *m,
-                       const struct run_stats *st)
+int summary_write_json(FILE *f, const struct run_result *r)
 {
-    cJSON *root = build_json(s, m, st);
+    cJSON *root = build_json(r->s, r->m, &r->st);
+    cJSON *mt = add_obj(root, "metrics");
+    double v[METRIC_MAX];
+    metric_values(r, v);
+    for (int k = 0; k < metric_count; k++)
+        cJSON_AddItemToObject(mt, metric_table[k].name, isfinite(v[k]) ? cJSON_CreateNumber(v[k]) : cJSON_CreateNull());
     char *text = cJSON_Print(root);
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
     cJSON_free(text);

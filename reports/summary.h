@@ -6,9 +6,13 @@
  * - the window is [0, end]: end is the horizon when the scenario has one,
  *   else the time the last job finished;
  * - utilization = allocated GPU-seconds / (fleet GPUs x window);
- * - wait = start - submit, over jobs that started; JCT = end - submit, over
- *   jobs that completed; percentiles interpolate linearly between order
- *   statistics (GSL's gsl_stats_quantile_from_sorted_data);
+ * - wait = start - submit over every submitted job; a job not started by
+ *   the end of the window counts end - submit, a lower bound (so a fleet
+ *   that starves jobs cannot look fast); JCT = end - submit, over jobs that
+ *   completed; percentiles interpolate linearly between order statistics
+ *   (GSL's gsl_stats_quantile_from_sorted_data);
+ * - energy is at the facility (wall energy x PUE); the PSU peak is the
+ *   highest load of any node's usable PSU capacity (a fraction);
  * - makespan = the last completion time (0 when none completed).
  */
 #ifndef FS_REPORTS_SUMMARY_H
@@ -20,6 +24,7 @@
 
 struct run_stats {
     size_t submitted, completed, queued, running, future;
+    size_t not_started;              /* submitted, never started */
     size_t nwait, njct;
     double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;
     double jct_mean, jct_p50, jct_p95, jct_max;
@@ -30,14 +35,23 @@ struct run_stats {
     double lost_gpu_h;               /* GPU-hours they cost (sim.h: sim_evict) */
     double slo_attainment;           /* services: served / demanded tokens; 1 without */
     double svc_down_s;               /* services: seconds with demand and no replica ready */
+    double energy_kwh;               /* facility: wall energy x PUE */
+    double psu_peak;                 /* highest node PSU load, fraction of usable capacity */
 };
+
+/* Every submitted job's wait in seconds into w (room for the workload's
+ * batch jobs), unsorted: start - submit, or end - submit for a job not
+ * started by the end.  RET: how many (the submitted jobs). */
+size_t summary_waits(const struct sim *s, double *w);
 
 /* Compute the figures of a finished run. */
 void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_stats *st);
 
-/* summary.json.  RET: 0 or FS_ECANTCREAT on a write error. */
-int summary_write_json(FILE *f, const struct sim *s, const struct metrics *m,
-                       const struct run_stats *st);
+struct run_result;
+
+/* summary.json, with every row of the metric table (metric.h) under
+ * "metrics".  RET: 0 or FS_ECANTCREAT on a write error. */
+int summary_write_json(FILE *f, const struct run_result *r);
 
 /* jobs.csv: one row per job of the workload. */
 void summary_write_jobs(FILE *f, const struct sim *s);

@@ -24,8 +24,8 @@ static void progress(const struct sweep *sw, size_t done, const struct sweep_res
     char what[512];
     sweep_describe(sw, (size_t)res->point, what, sizeof what);
     fprintf(stderr, "  [%zu/%zu] point %d%s%s%s: utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", done,
-            sw->npoints, res->point, what[0] ? " (" : "", what, what[0] ? ")" : "", res->v[RUN_UTILIZATION],
-            res->v[RUN_WAIT_P95] / 3600, res->v[RUN_COST_MONTH]);
+            sw->npoints, res->point, what[0] ? " (" : "", what, what[0] ? ")" : "", res->v[METRIC_UTILIZATION],
+            res->v[METRIC_WAIT_P95] / 3600, res->v[METRIC_COST_MONTH]);
 }
 
 /* Keep res; track the lowest failing point in *fail (with its message). */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "../base/base.h"
+#include "../reports/metric.h"
 #include "../reports/result.h"
 
 /* What to run, and with which observers.  The scenario comes from exactly
@@ -41,25 +42,5 @@ int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_er
 
 /* Release everything r owns; a zeroed result is fine. */
 void run_result_free(struct run_result *r);
-
-/* The figures regress and sweep record for a run, in this order. */
-enum run_metric {
-    RUN_UTILIZATION,      /* allocated / offered GPU time */
-    RUN_JOBS_COMPLETED,
-    RUN_WAIT_MEAN,        /* seconds */
-    RUN_WAIT_P95,
-    RUN_JCT_MEAN,
-    RUN_ENERGY_KWH,       /* at the facility: wall energy x PUE */
-    RUN_PSU_PEAK,         /* highest load of any node's usable PSU capacity, % */
-    RUN_COST_MONTH,       /* USD per 730-h month (reports/costing.h) */
-    RUN_COST_PER_GPU_H,   /* USD per completed reference GPU-hour */
-    RUN_SLO,              /* services' SLO attainment; 1 without services */
-    RUN_NMETRICS
-};
-/* "utilization", "jobs_completed", "wait_mean_s", ... */
-extern const char *const run_metric_names[RUN_NMETRICS];
-
-/* r's figures into v.  The two costs are 0 when a price is missing. */
-void run_metrics(const struct run_result *r, double v[RUN_NMETRICS]);
 
 #endif

@@ -38,10 +38,47 @@ static void coefficients(const struct alloc_problem *p, enum alloc_policy pol, d
     }
 }
 
-/* Column and row numbers of the LP (GLPK counts from 1).  Columns: x[i][j]
- * (i * ntypes + j + 1), then d[i][j] (the L1 distance to the equal split),
- * then t.  Rows: per job its level (sum_j c x - t >= 0) and its time
- * (sum_j x <= 1), per type its GPUs, then two per x for |x - e| <= d. */
+/* Jobs with the same coefficients and GPUs are one class: by symmetry
+ * (the LPs are convex and treat such jobs alike) some optimum gives them
+ * the same allocation, and the tie-break LP's unique choice does, so the
+ * LP is solved over classes - one for all of LAS's single-GPU jobs of
+ * equal weight, at most one per job type for Gavel-LAS. */
+struct classes {
+    int m;           /* classes */
+    int32_t *of;     /* per job: its class */
+    int32_t *rep;    /* per class: its first job */
+    int32_t *count;  /* per class: jobs */
+};
+
+static void classify(const struct alloc_problem *p, const double *c, struct classes *k)
+{
+    int n = p->ntypes;
+    k->m = 0;
+    k->of = xmalloc(((size_t)p->njobs + 1) * sizeof *k->of);
+    k->rep = xmalloc(((size_t)p->njobs + 1) * sizeof *k->rep);
+    k->count = xmalloc(((size_t)p->njobs + 1) * sizeof *k->count);
+    for (int32_t i = 0; i < p->njobs; i++) {
+        int q = 0;
+        for (; q < k->m; q++) {
+            int32_t r = k->rep[q];
+            if (scale_of(p, r) == scale_of(p, i) &&
+                memcmp(&c[(size_t)r * n], &c[(size_t)i * n], (size_t)n * sizeof *c) == 0)
+                break;
+        }
+        if (q == k->m) {
+            k->rep[k->m] = i;
+            k->count[k->m++] = 0;
+        }
+        k->of[i] = q;
+        k->count[q]++;
+    }
+}
+
+/* Column and row numbers of the LP (GLPK counts from 1).  Columns: x[q][j]
+ * for class q (q * ntypes + j + 1), then d[q][j] (the L1 distance to the
+ * equal split), then t.  Rows: per class its level (sum_j c x - t >= 0)
+ * and its time (sum_j x <= 1), per type its GPUs (each class counting its
+ * jobs), then two per x for |x - e| <= d. */
 struct lp {
     glp_prob *g;
     int nx, t;
@@ -58,19 +95,19 @@ static void put(struct lp *l, int row, int col, double v)
     l->ar[l->nz] = v;
 }
 
-static void build(struct lp *l, const struct alloc_problem *p, const double *c)
+static void build(struct lp *l, const struct alloc_problem *p, const double *c, const struct classes *k)
 {
-    int m = p->njobs, n = p->ntypes;
+    int m = k->m, n = p->ntypes;
     double gpus = 0, demand = 0;
     for (int32_t j = 0; j < n; j++)
         gpus += p->gpus[j];
-    for (int32_t i = 0; i < m; i++)
+    for (int32_t i = 0; i < p->njobs; i++)
         demand += scale_of(p, i);
     double share = demand > gpus ? demand : gpus;
     l->nx = m * n;
     l->t = 2 * l->nx + 1;
     int rows = 2 * m + n + 2 * l->nx;
-    size_t cap = (size_t)(3 * l->nx + 4 * l->nx + m) + 1;
+    size_t cap = (size_t)(7 * l->nx + m) + 1;
     l->ia = xmalloc(cap * sizeof *l->ia);
     l->ja = xmalloc(cap * sizeof *l->ja);
     l->ar = xmalloc(cap * sizeof *l->ar);
@@ -79,23 +116,22 @@ static void build(struct lp *l, const struct alloc_problem *p, const double *c)
     glp_set_obj_dir(l->g, GLP_MAX);
     glp_add_cols(l->g, l->t);
     glp_add_rows(l->g, rows);
-    for (int k = 1; k <= l->nx; k++) {
-        glp_set_col_bnds(l->g, k, c[k - 1] > 0 ? GLP_DB : GLP_FX, 0, 1);
-        glp_set_col_bnds(l->g, l->nx + k, GLP_LO, 0, 0);
-    }
     glp_set_col_bnds(l->g, l->t, GLP_LO, 0, 0);
     glp_set_obj_coef(l->g, l->t, 1);
-    for (int32_t i = 0; i < m; i++) {
-        int level = i + 1, time = m + i + 1;
+    for (int q = 0; q < m; q++) {
+        const double *cq = &c[(size_t)k->rep[q] * n];
+        int level = q + 1, time = m + q + 1;
         bool runs = false;
         for (int32_t j = 0; j < n; j++) {
-            int col = i * n + j + 1;
-            runs |= c[col - 1] > 0;
-            put(l, level, col, c[col - 1]);
+            int col = q * n + j + 1;
+            runs |= cq[j] > 0;
+            glp_set_col_bnds(l->g, col, cq[j] > 0 ? GLP_DB : GLP_FX, 0, 1);
+            glp_set_col_bnds(l->g, l->nx + col, GLP_LO, 0, 0);
+            put(l, level, col, cq[j]);
             put(l, time, col, 1);
-            put(l, 2 * m + j + 1, col, scale_of(p, i));
+            put(l, 2 * m + j + 1, col, (double)k->count[q] * scale_of(p, k->rep[q]));
             /* x - d <= e and x + d >= e */
-            double e = c[col - 1] > 0 ? p->gpus[j] / share : 0;
+            double e = cq[j] > 0 ? p->gpus[j] / share : 0;
             int r = 2 * m + n + 2 * (col - 1) + 1;
             put(l, r, col, 1);
             put(l, r, l->nx + col, -1);
@@ -133,25 +169,29 @@ int alloc_max_min(const struct alloc_problem *p, enum alloc_policy pol, double *
         return 0;
     double *c = xmalloc(nx * sizeof *c);
     coefficients(p, pol, c);
+    struct classes k;
+    classify(p, c, &k);
     struct lp l;
-    build(&l, p, c);
+    build(&l, p, c, &k);
     int rc = FS_EINTERNAL;
     if (!solve(l.g))
         goto out;
     /* Stage two: hold the level, then take the optimum nearest the equal
-     * split (warm-started from stage one's basis, which stays feasible). */
+     * split, each class's distance counted once per job (warm-started
+     * from stage one's basis, which stays feasible). */
     double t = glp_get_col_prim(l.g, l.t);
     glp_set_col_bnds(l.g, l.t, GLP_LO, t * (1 - ALLOC_LEVEL_TOL), 0);
     glp_set_obj_coef(l.g, l.t, 0);
     glp_set_obj_dir(l.g, GLP_MIN);
-    for (int k = 1; k <= l.nx; k++)
-        glp_set_obj_coef(l.g, l.nx + k, 1);
+    for (int col = 1; col <= l.nx; col++)
+        glp_set_obj_coef(l.g, l.nx + col, k.count[(col - 1) / p->ntypes]);
     if (!solve(l.g))
         goto out;
-    for (int k = 1; k <= l.nx; k++) {
-        double v = glp_get_col_prim(l.g, k);
-        x[k - 1] = v < 0 ? 0 : v > 1 ? 1 : v;
-    }
+    for (int32_t i = 0; i < p->njobs; i++)
+        for (int32_t j = 0; j < p->ntypes; j++) {
+            double v = glp_get_col_prim(l.g, k.of[i] * p->ntypes + j + 1);
+            x[(size_t)i * p->ntypes + j] = v < 0 ? 0 : v > 1 ? 1 : v;
+        }
     if (level)
         *level = t;
     rc = 0;
@@ -160,6 +200,9 @@ out:
     free(l.ia);
     free(l.ja);
     free(l.ar);
+    free(k.of);
+    free(k.rep);
+    free(k.count);
     free(c);
     return rc;
 }

@@ -6,6 +6,8 @@
 
 #include "policies/policies.h"
 
+static void remove_queued(struct sched *s, const struct job *j);
+
 const struct sched_policy *const sched_policies[] = {
     &sched_policy_fifo,
     &sched_policy_best_fit,
@@ -25,6 +27,10 @@ const struct sched_policy *const sched_policies[] = {
     &sched_policy_flux_no_consolidate,
     &sched_policy_flux_no_preempt,
     &sched_policy_flux_no_failover,
+    &sched_policy_las,
+    &sched_policy_gavel_las,
+    &sched_policy_ts_fifo,
+    &sched_policy_gavel_fifo,
     NULL,
 };
 
@@ -376,6 +382,33 @@ static bool try_place(struct sched *s, struct job *j)
     }
     if (best.node < 0)
         return false;
+    take(s, j, &best);
+    j->state = JOB_RUNNING;
+    return true;
+}
+
+bool sched_place(struct sched *s, struct job *j, int32_t t)
+{
+    struct choice best = {.node = -1, .type = -1};
+    const struct cluster_type *ct = &s->cl->types[t];
+    if (!sched_fits_type(s->cl, j, t) || ct->gpus - ct->allocated < j->gpus)
+        return false;
+    if (j->gpus <= ct->max_gpus) {
+        for (int f = j->gpus; f <= ct->max_gpus && best.node < 0; f++)
+            for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n))
+                if (room(s->cl, j, n)) {
+                    keep(&best, 0, n, t);
+                    break;
+                }
+    } else {
+        int32_t m = j->gpus / ct->max_gpus, *nodes = xmalloc((size_t)m * sizeof *nodes);
+        if (cluster_count(s->cl, t, ct->max_gpus) >= m && gang_nodes(s, j, t, nodes, m))
+            keep(&best, 0, nodes[0], t);
+        free(nodes);
+    }
+    if (best.node < 0)
+        return false;
+    remove_queued(s, j);
     take(s, j, &best);
     j->state = JOB_RUNNING;
     return true;

@@ -78,6 +78,10 @@ enum sched_ties {
                               fgd.sh, sched/policies/policies.h) */
 };
 
+/* The allocations of the round-based policies (sched/alloc.h). */
+enum sched_rounds { SCHED_ROUNDS_NONE, SCHED_ROUNDS_LAS, SCHED_ROUNDS_GAVEL_LAS, SCHED_ROUNDS_FIFO,
+                    SCHED_ROUNDS_GAVEL_FIFO };
+
 struct sched_policy {
     const char *name;
     const char *summary;     /* one line for --help and the README */
@@ -101,6 +105,10 @@ struct sched_policy {
     /* Replicas each latency-critical inference service keeps beyond what
      * its autoscaler asks for (sim/service_run.c), ready for a burst. */
     uint8_t hot_spares;
+    /* Round-based time-sharing (sim/rounds.h): 0 for a policy that places
+     * each job once; else the allocation its rounds follow (enum
+     * sched_rounds), and the hooks below go unused. */
+    uint8_t rounds;
     bool (*queue_less)(const struct job *a, const struct job *b);
     /* Optional: judges a whole type (c->type) at once, so a policy that
      * rules types out (hetero) does not reject their nodes one by one. */
@@ -184,6 +192,13 @@ void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t s
 /* Place j now if the policy finds room, without queuing it (fill mode).
  * RET: true if placed (state JOB_RUNNING). */
 bool sched_try(struct sched *s, struct job *j);
+
+/* Place queued job j on GPUs of type t now, ignoring the policy's hooks
+ * (round-based time-sharing decides the type itself): the smallest count
+ * of fully free GPUs that holds it, lowest node id first, or a gang of the
+ * lowest-id free whole nodes.  RET: true if placed (state JOB_RUNNING, out
+ * of the queue); false, changing nothing, when type t has no room for it. */
+bool sched_place(struct sched *s, struct job *j, int32_t t);
 
 /* Queue j (state becomes JOB_QUEUED). */
 void sched_submit(struct sched *s, struct job *j);

@@ -7,6 +7,7 @@
 #include "../base/signals.h"
 #include "elastic.h"
 #include "faults_run.h"
+#include "rounds.h"
 #include "service_run.h"
 
 
@@ -122,6 +123,7 @@ struct sim *sim_new(const struct scenario *sc)
     s->sched.power_ok = power_ok;
     s->sched.power_ctx = s;
     elastic_init(s);
+    rounds_init(s);
     return s;
 }
 
@@ -141,6 +143,7 @@ void sim_free(struct sim *s)
     svc_free(s);
     faults_free(s);
     elastic_free(s);
+    rounds_free(s);
     free(s);
 }
 
@@ -204,7 +207,8 @@ static void start_progress(struct sim *s, size_t i)
     /* A resumed job keeps what it had saved and first reloads: restart_s
      * of running without progress, i.e. that much more work at this rate. */
     double base = j->evicted ? s->prog[i].remaining : j->work;
-    double reload = j->evicted ? s->sc->kinds[j->kind].restart_s : 0;
+    double restart = s->rounds ? s->sc->migration_s : s->sc->kinds[j->kind].restart_s;
+    double reload = j->evicted ? restart : 0;
     s->lost_gpu_s += reload * job_gpus(j);
     s->prog[i] = (struct sim_progress){.remaining = base + reload * rate, .settled = s->now,
                                        .gpu_w = want, .base = base, .reload = reload};
@@ -227,6 +231,8 @@ static void on_arrival(struct sim *s, size_t i)
     sched_submit(&s->sched, j);
     s->nqueued++;
     sim_publish(s, SIM_SUBMIT, j);
+    if (s->rounds)
+        rounds_arrived(s, i);
 }
 
 void sim_stop(struct sim *s, size_t i)
@@ -250,6 +256,8 @@ static void on_finish(struct sim *s, size_t i)
     s->prog[i].remaining = 0;
     s->ndone++;
     sim_stop(s, i);
+    if (s->rounds)
+        rounds_finished(s, i);
 }
 
 static void started(void *ctx, struct job *j)
@@ -266,6 +274,11 @@ static void started(void *ctx, struct job *j)
     if (j->svc)
         svc_started(s, i);
     sim_publish(s, SIM_START, j);
+}
+
+void sim_start(struct sim *s, struct job *j)
+{
+    started(s, j);
 }
 
 void sim_evict(struct sim *s, size_t i, bool migrate)
@@ -328,7 +341,7 @@ size_t sim_evict_node(struct sim *s, int32_t n, bool migrate)
 static void dispatch(struct sim *s, const struct event *ev)
 {
     s->events++;
-    if (svc_event(s, ev) || faults_event(s, ev) || elastic_event(s, ev))
+    if (svc_event(s, ev) || faults_event(s, ev) || elastic_event(s, ev) || rounds_event(s, ev))
         return;
     if (ev->kind == EV_ARRIVAL)
         on_arrival(s, (size_t)ev->arg);
@@ -356,7 +369,7 @@ void sim_run(struct sim *s)
         }
         for (size_t k = 0; k < n; k++)
             dispatch(s, &ready[k]);
-        if (evq_peek_time(&s->q) != s->now) {
+        if (!s->rounds && evq_peek_time(&s->q) != s->now) {
             s->sched.now = s->now;
             sched_cycle(&s->sched, started, s);
             elastic_cycle(s);

@@ -38,6 +38,7 @@ struct sim;
 struct svc_run;
 struct fault_run;
 struct elastic_run;
+struct round_run;
 
 struct sim_observer {
     void *ctx;
@@ -86,6 +87,8 @@ struct sim {
     uint8_t *svc_ready;           /* per job: a replica that is serving */
     struct fault_run *faults;     /* sim/faults_run.h; NULL without $.faults */
     struct elastic_run *elastic;  /* sim/elastic.h; NULL unless billed elastic or spot */
+    struct round_run *rounds;     /* sim/rounds.h; NULL unless the policy is
+                                     round-based */
     int32_t node_changed;         /* the node of the last SIM_NODE */
     bool *full_ok;                /* per node: all GPUs at full draw fit its PSUs */
     int *psus_ok;                 /* per node: healthy PSUs now (its group's, less
@@ -124,6 +127,10 @@ void sim_observe(struct sim *s, struct sim_observer o);
  * batch of events: s->interrupted is set, observers get no SIM_END, and
  * what they wrote is incomplete and is to be discarded. */
 void sim_run(struct sim *s);
+
+/* Job j was just placed (sched_place): start it at s->now - its progress,
+ * power and SIM_START - as a scheduling cycle would. */
+void sim_start(struct sim *s, struct job *j);
 
 /* Change running job i's rate at s->now (settles its progress first). */
 void sim_set_rate(struct sim *s, size_t i, double rate);

@@ -17,6 +17,7 @@
 #define FS_STUDY_PLAN_H
 
 #include <cjson/cJSON.h>
+#include <string.h>
 
 #include "../reports/costing.h"
 #include "../run/run.h"
@@ -27,26 +28,11 @@
 #define PLAN_MAX_NODES 1000            /* --max-nodes */
 #define PLAN_MAX_CANDIDATES 1000000    /* fleets x billings */
 
-/* What a run is judged by.  Waits count every submitted job: one still
- * queued at the end of the window waits (end - submit), a lower bound. */
-enum plan_metric {
-    PM_WAIT_P95,     /* wait_p95_s */
-    PM_WAIT_MEAN,    /* wait_mean_s */
-    PM_SLO,          /* slo_attainment: services' tokens served / demanded (1 without) */
-    PM_UTIL,         /* utilization: allocated / offered GPU time */
-    PM_PSU,          /* psu_peak_pct: the highest PSU load of any node, % */
-    PM_NOT_STARTED,  /* jobs_not_started: submitted, never started (not an SLO) */
-    PM_COUNT
-};
-
-struct plan_metric_def {
-    const char *name;
-    /* How it moves, in expectation, as nodes are added: -1 falls, +1
-     * rises, 0 either way (no pruning). */
-    int trend;
-    bool slo;        /* may be an --slo */
-};
-extern const struct plan_metric_def plan_metrics[PM_COUNT];
+/* What a run is judged by: the rows of the metric table (reports/metric.h)
+ * but those in USD, which depend on the billing (the plan costs each
+ * candidate under its own).  Any of them may be an --slo; the search prunes
+ * on a row's trend. */
+static inline bool plan_metric(int k) { return strcmp(metric_table[k].unit, "USD") != 0; }
 
 /* metric <= limit (op -1) or metric >= limit (op +1). */
 struct plan_slo {
@@ -77,7 +63,7 @@ enum plan_state {
 
 /* One fleet's runs, seed by seed. */
 struct plan_result {
-    double m[PLAN_MAX_SEEDS][PM_COUNT];
+    double m[PLAN_MAX_SEEDS][METRIC_MAX];      /* metric_values */
     double month[PLAN_MAX_SEEDS][COST_BILLINGS]; /* simulated USD per month; < 0: no price */
 };
 

@@ -13,15 +13,6 @@
 #include "../reports/summary.h"
 #include "plan.h"
 
-const struct plan_metric_def plan_metrics[PM_COUNT] = {
-    [PM_WAIT_P95] = {"wait_p95_s", -1, true},
-    [PM_WAIT_MEAN] = {"wait_mean_s", -1, true},
-    [PM_SLO] = {"slo_attainment", +1, true},
-    [PM_UTIL] = {"utilization", -1, true},
-    [PM_PSU] = {"psu_peak_pct", 0, true},
-    [PM_NOT_STARTED] = {"jobs_not_started", -1, false},
-};
-
 const char *const plan_fate_names[CF_COUNT] = {
     "simulated", "pruned", "infeasible", "empty", "over_power", "unpriced", "beyond_cost_bound",
 };
@@ -73,34 +64,6 @@ static void scale_trace(struct scenario *sc, double growth)
         sc->wl.jobs[i].submit = (fs_time)llround((double)sc->wl.jobs[i].submit / growth);
 }
 
-static void measure(const struct run_result *r, double v[PM_COUNT])
-{
-    const struct sim *s = r->s;
-    const struct metrics *m = r->m;
-    const struct run_stats st = r->st;
-    double *w = xmalloc((s->sc->nbatch + 1) * sizeof *w);
-    size_t n = 0, unstarted = 0;
-    for (size_t i = 0; i < s->sc->nbatch; i++) {
-        const struct job *j = &s->jobs[i];
-        if (j->state == JOB_FUTURE)
-            continue;
-        if (j->start < 0)
-            unstarted++;
-        w[n++] = fs_to_seconds((j->start >= 0 ? j->start : s->end) - j->submit);
-    }
-    double peak = 0;
-    for (int32_t k = 0; k < m->en.nnodes; k++)
-        peak = fmax(peak, 100 * m->en.psu[k].peak);
-    gsl_sort(w, 1, n);
-    v[PM_WAIT_P95] = n ? gsl_stats_quantile_from_sorted_data(w, 1, n, 0.95) : 0;
-    v[PM_WAIT_MEAN] = n ? gsl_stats_mean(w, 1, n) : 0;
-    v[PM_SLO] = st.slo_attainment;
-    v[PM_UTIL] = st.utilization;
-    v[PM_PSU] = peak;
-    v[PM_NOT_STARTED] = (double)unstarted;
-    free(w);
-}
-
 int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *err)
 {
     struct scenario_options so = p->so;
@@ -120,7 +83,7 @@ int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *er
     if (r.interrupted) {
         rc = PLAN_INTERRUPTED;
     } else {
-        measure(&r, f->r->m[k]);
+        metric_values(&r, f->r->m[k]);
         for (int b = 0; b < p->nbill; b++) {
             struct fleet_cost fc;
             enum cost_billing bill = p->bill[b];
@@ -184,7 +147,7 @@ void plan_fleet_label(const struct plan *p, const struct plan_fleet *f, char *bu
 
 void plan_slo_label(const struct plan_slo *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s%s%g", plan_metrics[s->metric].name, s->op < 0 ? "<=" : ">=", s->limit);
+    snprintf(buf, size, "%s%s%g", metric_table[s->metric].name, s->op < 0 ? "<=" : ">=", s->limit);
 }
 
 void plan_free(struct plan *p)

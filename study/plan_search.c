@@ -12,7 +12,7 @@
  * cheaper and the search stops.  Ties in cents go to the earlier candidate
  * in visiting order.
  *
- * Pruning: a metric has a trend as nodes are added (plan_metrics[]).  A
+ * Pruning: a metric has a trend as nodes are added (the trend column of reports/metric.h).  A
  * fleet that misses "wait_p95_s <= V" on some seed makes every fleet with
  * no more nodes of any type miss it too (down-closed); one that misses
  * "utilization >= V" makes every fleet with no fewer nodes miss it
@@ -124,7 +124,7 @@ static bool slo_ok(const struct plan_slo *s, double v)
  * too, -1 every fleet with more, 0 nothing follows. */
 static int closure(const struct plan_slo *s)
 {
-    return s->op * plan_metrics[s->metric].trend;
+    return s->op * metric_table[s->metric].trend;
 }
 
 /* Is a <= b in every count? */
@@ -205,7 +205,7 @@ static int evaluate(struct plan *p, struct plan_fleet *f, struct fails *fl, stru
             fprintf(stderr, "  [%zu] %-44s cannot host the workload: %s\n", p->simulations, label, f->why);
         else
             fprintf(stderr, "  [%zu] %-44s p95 wait %.2f h (worst seed)  %s\n", p->simulations, label,
-                    plan_metric_max(p, f, PM_WAIT_P95) / 3600, f->state == FL_PASS ? "meets" : "misses");
+                    plan_metric_max(p, f, METRIC_WAIT_P95) / 3600, f->state == FL_PASS ? "meets" : "misses");
     }
     return 0;
 }
@@ -344,7 +344,7 @@ static void frontier(struct plan *p)
     p->front = xcalloc(n + 1, sizeof *p->front);
     double best = HUGE_VAL;
     for (size_t a = 0; a < n; a++) {
-        double w = plan_metric_max(p, &p->fleets[p->cands[pt[a].i].fleet], PM_WAIT_P95);
+        double w = plan_metric_max(p, &p->fleets[p->cands[pt[a].i].fleet], METRIC_WAIT_P95);
         if (w < best) {
             best = w;
             p->front[p->nfront++] = pt[a].i;

@@ -33,8 +33,9 @@ static cJSON *fleet_json(const struct plan *p, const struct plan_fleet *f)
 static cJSON *metrics_json(const double *v, double cost)
 {
     cJSON *o = cJSON_CreateObject();
-    for (int k = 0; k < PM_COUNT; k++)
-        cJSON_AddNumberToObject(o, plan_metrics[k].name, v[k]);
+    for (int k = 0; k < metric_count; k++)
+        if (plan_metric(k))
+            cJSON_AddItemToObject(o, metric_table[k].name, isfinite(v[k]) ? cJSON_CreateNumber(v[k]) : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "cost_month_usd", cost);
     return o;
 }
@@ -57,8 +58,8 @@ static cJSON *chosen_json(const struct plan *p)
     cJSON_AddNumberToObject(o, "cost_month_usd_max", hi);
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     cJSON *seeds = cJSON_AddArrayToObject(m, "per_seed");
-    double vmin[PM_COUNT], vmax[PM_COUNT];
-    for (int k = 0; k < PM_COUNT; k++) {
+    double vmin[METRIC_MAX], vmax[METRIC_MAX];
+    for (int k = 0; k < metric_count; k++) {
         vmin[k] = plan_metric_min(p, f, k);
         vmax[k] = plan_metric_max(p, f, k);
     }
@@ -125,7 +126,7 @@ static char *plan_json(const struct plan *p)
     cJSON *slos = cJSON_AddArrayToObject(root, "slos");
     for (int s = 0; s < p->nslos; s++) {
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "metric", plan_metrics[p->slos[s].metric].name);
+        cJSON_AddStringToObject(e, "metric", metric_table[p->slos[s].metric].name);
         cJSON_AddStringToObject(e, "op", p->slos[s].op < 0 ? "<=" : ">=");
         cJSON_AddNumberToObject(e, "limit", p->slos[s].limit);
         cJSON_AddItemToArray(slos, e);
@@ -151,7 +152,7 @@ static char *plan_json(const struct plan *p)
         cJSON_AddItemToObject(e, "fleet", fleet_json(p, f));
         cJSON_AddStringToObject(e, "billing", cost_billing_names[p->bill[c->billing]]);
         cJSON_AddNumberToObject(e, "cost_month_usd", plan_cost(p, c, NULL, NULL));
-        cJSON_AddNumberToObject(e, "wait_p95_s", plan_metric_max(p, f, PM_WAIT_P95));
+        cJSON_AddNumberToObject(e, "wait_p95_s", plan_metric_max(p, f, METRIC_WAIT_P95));
         cJSON_AddBoolToObject(e, "meets_slos", f->state == FL_PASS);
         cJSON_AddItemToArray(front, e);
     }
@@ -297,7 +298,7 @@ static void frontier_csv(FILE *f, const struct plan *p)
         const struct plan_fleet *fl = &p->fleets[p->cands[i].fleet];
         char label[256], front[32] = "";
         plan_fleet_label(p, fl, label, sizeof label);
-        double w = plan_metric_max(p, fl, PM_WAIT_P95);
+        double w = plan_metric_max(p, fl, METRIC_WAIT_P95);
         if (on_front(p, i))
             snprintf(front, sizeof front, "%.4f", w / 3600);
         fprintf(f, "%s,%s,%d,%.2f,%.1f,%.4f,%d,%d,%s\n", label, cost_billing_names[p->bill[p->cands[i].billing]],
@@ -310,7 +311,7 @@ static void frontier_gp(FILE *f, const struct plan *p)
 {
     charts_gp_head(f, "frontier", "fleetsim plan: monthly cost vs p95 wait (worst seed)");
     for (int s = 0; s < p->nslos; s++)
-        if (p->slos[s].metric == PM_WAIT_P95)
+        if (p->slos[s].metric == METRIC_WAIT_P95)
             fprintf(f, "set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb '#555555'\n"
                        "set label 'SLO %s %g h' at graph 0.01, first %g offset 0,0.6 tc rgb '#555555'\n",
                     p->slos[s].limit / 3600, p->slos[s].limit / 3600, p->slos[s].op < 0 ? "<=" : ">=",
@@ -355,8 +356,8 @@ static void md_chosen(FILE *f, const struct plan *p)
     for (int s = 0; s < p->nseeds; s++) {
         const double *v = fl->r->m[s];
         fprintf(f, "| %llu | %.3f | %.3f | %.4f | %.1f | %.4f | %.0f | %.2f |\n", (unsigned long long)p->seeds[s],
-                v[PM_WAIT_P95] / 3600, v[PM_WAIT_MEAN] / 3600, v[PM_UTIL], v[PM_PSU], v[PM_SLO],
-                v[PM_NOT_STARTED], fl->r->month[s][c->billing]);
+                v[METRIC_WAIT_P95] / 3600, v[METRIC_WAIT_MEAN] / 3600, v[METRIC_UTILIZATION], v[METRIC_PSU_PEAK], v[METRIC_SLO],
+                v[METRIC_JOBS_NOT_STARTED], fl->r->month[s][c->billing]);
     }
     fputc('\n', f);
 }
@@ -395,7 +396,7 @@ static void plan_md(FILE *f, const struct plan *p, bool drawn)
         const struct plan_fleet *fl = &p->fleets[c->fleet];
         plan_fleet_label(p, fl, label, sizeof label);
         fprintf(f, "| %s | %s | %.2f | %.3f | %s |\n", label, cost_billing_names[p->bill[c->billing]],
-                plan_cost(p, c, NULL, NULL), plan_metric_max(p, fl, PM_WAIT_P95) / 3600,
+                plan_cost(p, c, NULL, NULL), plan_metric_max(p, fl, METRIC_WAIT_P95) / 3600,
                 fl->state == FL_PASS ? "yes" : "no");
     }
     if (drawn)

@@ -11,7 +11,9 @@
  *    "scenarios": {"FILE": {"utilization": 0.82, "wait_p95_s": 6731, ...}}}
  * keyed by the scenario's path as the suite names it.  A metric is worse
  * when it moved in its bad direction by more than max(rel x |baseline|,
- * abs); see metrics[] for each one's direction and tolerance.
+ * abs): each gated row of the metric table (reports/metric.h) gives its
+ * direction and tolerance.  A figure that is undefined (a cost without a
+ * price) is null in the baseline; null against null is unchanged.
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -25,25 +27,6 @@
 #include "../base/json.h"
 #include "../reports/output.h"
 #include "regress.h"
-
-/* Direction +1: higher is better; -1: lower is better.  Each is one of
- * run_metrics' figures, under its name. */
-static const struct metric {
-    enum run_metric id;
-    int better;
-    double rel, abs;  /* tolerance: max(rel x |baseline|, abs) */
-} metrics[] = {
-    {RUN_UTILIZATION, +1, 0.005, 1e-4},
-    {RUN_JOBS_COMPLETED, +1, 0, 0.5},
-    {RUN_WAIT_MEAN, -1, 0.02, 60},
-    {RUN_WAIT_P95, -1, 0.02, 60},
-    {RUN_JCT_MEAN, -1, 0.02, 60},
-    {RUN_ENERGY_KWH, -1, 0.01, 0.1},
-    {RUN_PSU_PEAK, -1, 0.01, 0.1},
-    {RUN_COST_PER_GPU_H, -1, 0.01, 1e-4},
-    {RUN_SLO, +1, 0.001, 1e-4},
-};
-enum { NMETRICS = sizeof metrics / sizeof *metrics };
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -101,23 +84,20 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
     return 0;
 }
 
-/* Run one scenario: its metrics, in metrics[] order. */
-static int measure(const char *path, const struct scenario_options *so, double v[NMETRICS],
+/* Run one scenario: every row of the metric table. */
+static int measure(const char *path, const struct scenario_options *so, double v[METRIC_MAX],
                    struct fs_err *err)
 {
     struct run_result r;
     int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
     if (rc)
         return rc;
-    double all[RUN_NMETRICS];
-    run_metrics(&r, all);
-    for (int k = 0; k < NMETRICS; k++)
-        v[k] = all[metrics[k].id];
+    metric_values(&r, v);
     run_result_free(&r);
     return 0;
 }
 
-static int write_baseline(const char *file, char **paths, size_t n, double (*v)[NMETRICS],
+static int write_baseline(const char *file, char **paths, size_t n, double (*v)[METRIC_MAX],
                           struct fs_err *err)
 {
     cJSON *root = cJSON_CreateObject(), *all = cJSON_CreateObject();
@@ -125,8 +105,10 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
     cJSON_AddItemToObject(root, "scenarios", all);
     for (size_t i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
-        for (int k = 0; k < NMETRICS; k++)
-            cJSON_AddNumberToObject(o, run_metric_names[metrics[k].id], v[i][k]);
+        for (int k = 0; k < metric_count; k++)
+            if (metric_gated(&metric_table[k]))
+                cJSON_AddItemToObject(o, metric_table[k].name,
+                                      isfinite(v[i][k]) ? cJSON_CreateNumber(v[i][k]) : cJSON_CreateNull());
         cJSON_AddItemToObject(all, paths[i], o);
     }
     char *text = cJSON_Print(root);
@@ -143,7 +125,8 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
 }
 
 /* Fail closed: every scenario of the baseline must be an object holding
- * every metric as a finite number, so a gutted, string-valued or infinite
+ * every gated metric as a finite number, or null where it is undefined (a
+ * cost without a price), so a gutted, string-valued or infinite
  * entry is an error naming the scenario and the metric, never a metric
  * that silently passes.  RET: 0 or FS_EDATA. */
 static int check_baseline(const cJSON *root, const char *file, struct fs_err *err)
@@ -156,15 +139,17 @@ static int check_baseline(const cJSON *root, const char *file, struct fs_err *er
         if (!cJSON_IsObject(o))
             return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"]: expected an object of metrics", file,
                            o->string);
-        for (int k = 0; k < NMETRICS; k++) {
-            const char *name = run_metric_names[metrics[k].id];
+        for (int k = 0; k < metric_count; k++) {
+            if (!metric_gated(&metric_table[k]))
+                continue;
+            const char *name = metric_table[k].name;
             const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, name);
             if (!b)
                 return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: missing (regenerate the baseline "
                                               "with --update)", file, o->string, name);
-            if (!cJSON_IsNumber(b) || !isfinite(b->valuedouble))
-                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: expected a finite number", file,
-                               o->string, name);
+            if (!cJSON_IsNull(b) && (!cJSON_IsNumber(b) || !isfinite(b->valuedouble)))
+                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: expected a finite number, or null "
+                                              "(undefined: a cost without a price)", file, o->string, name);
         }
     }
     return 0;
@@ -172,7 +157,7 @@ static int check_baseline(const cJSON *root, const char *file, struct fs_err *er
 
 /* Compare with the baseline and print the table.  RET: 0, 1 (worse or
  * missing), or an error code. */
-static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS], bool quiet,
+static int judge(const char *file, char **paths, size_t n, double (*v)[METRIC_MAX], bool quiet,
                  struct fs_err *err)
 {
     cJSON *root = NULL;
@@ -191,10 +176,20 @@ static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS]
             missing++;
             continue;
         }
-        for (int k = 0; k < NMETRICS; k++) {
-            const struct metric *mt = &metrics[k];
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, run_metric_names[mt->id]);
-            double base = b->valuedouble, now = v[i][k], d = now - base; /* check_baseline: finite */
+        for (int k = 0; k < metric_count; k++) {
+            const struct metric_def *mt = &metric_table[k];
+            if (!metric_gated(mt))
+                continue;
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, mt->name);
+            double now = v[i][k];
+            if (cJSON_IsNull(b)) { /* undefined in the baseline (check_baseline) */
+                const char *verdict = isfinite(now) ? "defined now" : "unchanged";
+                same++;
+                if (!quiet || isfinite(now))
+                    printf("%-40s %-22s %14s %14.6g %9s  %s\n", paths[i], mt->name, "null", now, "-", verdict);
+                continue;
+            }
+            double base = b->valuedouble, d = now - base; /* check_baseline: finite */
             double tol = fmax(mt->rel * fabs(base), mt->abs);
             const char *verdict = "unchanged";
             if (!isfinite(now)) { /* not a number is never within tolerance */
@@ -208,7 +203,7 @@ static int judge(const char *file, char **paths, size_t n, double (*v)[NMETRICS]
                 same++;
             }
             if (!quiet || strcmp(verdict, "unchanged") != 0)
-                printf("%-40s %-22s %14.6g %14.6g %+8.2f%%  %s\n", paths[i], run_metric_names[mt->id], base, now,
+                printf("%-40s %-22s %14.6g %14.6g %+8.2f%%  %s\n", paths[i], mt->name, base, now,
                        base != 0 ? 100 * d / fabs(base) : 0.0, verdict);
         }
     }
@@ -232,7 +227,7 @@ int regress_run(const struct regress_opts *o, struct fs_err *err)
     cJSON_Delete(check);
     if (rc == 0)
         rc = suite_list(o->suite, &paths, &n, err);
-    double (*v)[NMETRICS] = xcalloc(n + 1, sizeof *v);
+    double (*v)[METRIC_MAX] = xcalloc(n + 1, sizeof *v);
     size_t kept = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         rc = measure(paths[i], &o->so, v[kept], err);

@@ -41,7 +41,7 @@ struct sweep_param {
 /* A point's figures, as the master keeps them. */
 struct sweep_row {
     uint64_t seed;              /* the seed the run used */
-    double v[RUN_NMETRICS];     /* run_sim_metrics */
+    double v[METRIC_MAX];     /* metric_values */
 };
 
 struct sweep {
@@ -63,7 +63,7 @@ struct sweep_result {
     int32_t point;              /* -1: a worker's first request, no result yet */
     int32_t code;               /* 0, or an FS_E* code with msg saying why */
     uint64_t seed;
-    double v[RUN_NMETRICS];
+    double v[METRIC_MAX];
     char msg[1024];
 };
 

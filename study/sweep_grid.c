@@ -189,7 +189,7 @@ void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
         fs_fail(&err, rc, "%s: point %zu (%s): %s", sw->grid, i, what, msg);
     }
     if (rc == 0) {
-        run_metrics(&r, res->v);
+        metric_values(&r, res->v);
         res->seed = r.sc->seed;
     }
     res->code = rc;

@@ -10,6 +10,7 @@
 
 #include "../reports/compare.h"
 #include "../sim/faults_run.h"
+#include "../study/compare_run.h"
 #include "testutil.h"
 
 /* tests/golden/small.json's fleet and workload with a cost block and a
@@ -214,7 +215,7 @@ static void test_compare_json(void)
     struct run_result r[2];
     for (int i = 0; i < 2; i++) {
         run(&r[i], cost[i], 172800, policy[i]);
-        compare_entry_fill(&e[i], r[i].s, r[i].m, &r[i].st, COST_CLOUD, COST_ON_DEMAND);
+        compare_entry_fill(&e[i], &r[i], COST_CLOUD, COST_ON_DEMAND);
         snprintf(e[i].name, sizeof e[i].name, "%s", policy[i]);
     }
     CU_ASSERT_EQUAL(e[0].fingerprint, e[1].fingerprint);
@@ -272,6 +273,101 @@ static void test_compare_json(void)
     }
 }
 
+static double jnum(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* compare.json's billing contract, through compare_run as `fleetsim
+ * compare` runs it: every run priced seven ways, the fixed lines against
+ * hand computations from prices.json, the elastic line from the scenario
+ * run as an elastic pool, the break-evens where the lines cross, and the
+ * summary ahead of the first table. */
+static void test_billing_contract(void)
+{
+    const char *paths[2] = {scenario("{\"billing\": \"cloud\"}", 172800, "fifo"),
+                            scenario("{\"billing\": \"leased\"}", 172800, "best-fit")};
+    struct scenario_options so = {.catalog = tu_path("models/data/gpus.json")};
+    struct compare_entry e[2];
+    struct scenario *sc0 = NULL;
+    struct fs_err err = {0};
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < 2; i++)
+        CU_ASSERT_EQUAL_FATAL(compare_run(paths[i], &so, e, i, &sc0, &err), 0);
+    char dir[] = "/tmp/fleetsim-compare-XXXXXX", path[600];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    setenv("FLEETSIM_GNUPLOT", "/nonexistent/gnuplot", 1);
+    CU_ASSERT_EQUAL_FATAL(compare_write(dir, e, 2, sc0, &err), 0);
+    unsetenv("FLEETSIM_GNUPLOT");
+    snprintf(path, sizeof path, "%s/compare.json", dir);
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static char text[1 << 17];
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    cJSON *arr = cJSON_Parse(text);
+    CU_ASSERT_TRUE_FATAL(cJSON_IsArray(arr));
+    static const char *const keys[] = {"owned", "leased", "cloud_on_demand", "cloud_elastic", "cloud_spot",
+                                       "cloud_commit_1y", "cloud_commit_3y"};
+    /* GPUs x USD per GPU-hour: 16 H100 x 6.88 + 8 A100 80 GB x 3.43 + 16
+     * RTX 4090 x 0.69 = 148.56 (prices.json); x 730 h a month; leased at
+     * 37 % off (lease_discount), committed at 37 % and 65 % off. */
+    const double od = 148.56 * 730;
+    for (int i = 0; i < 2; i++) {
+        const cJSON *o = cJSON_GetArrayItem(arr, i), *cb = cJSON_GetObjectItem(o, "cost_by_billing_usd_month");
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            CU_ASSERT_TRUE(cJSON_IsNumber(cJSON_GetObjectItem(cb, keys[k])));
+        CU_ASSERT_TRUE(close_rel(jnum(cb, "cloud_on_demand"), od, 1e-12));
+        CU_ASSERT_TRUE(close_rel(jnum(cb, "leased"), od * 0.63, 1e-12));
+        CU_ASSERT_TRUE(close_rel(jnum(cb, "cloud_commit_3y"), od * 0.35, 1e-12));
+        /* The elastic pool holds less than the whole fleet all month. */
+        CU_ASSERT_TRUE(jnum(cb, "cloud_elastic") < od);
+        CU_ASSERT_TRUE(close_rel(jnum(cb, "cloud_spot") / jnum(cb, "cloud_elastic"), 0.6, 0.2));
+        /* Leasing and elastic cloud cross where u0 x leased / elastic
+         * says (elastic grows in proportion to the work). */
+        const cJSON *be = cJSON_GetObjectItem(o, "break_even_utilization");
+        double u0 = jnum(o, "fleet_utilization"), x = u0 * jnum(cb, "leased") / jnum(cb, "cloud_elastic");
+        const cJSON *le = cJSON_GetObjectItem(be, "leased_vs_cloud_elastic");
+        CU_ASSERT_TRUE(x <= 1 ? cJSON_IsNumber(le) && close_rel(le->valuedouble, x, 1e-9) : cJSON_IsNull(le));
+        const cJSON *ol = cJSON_GetObjectItem(be, "owned_vs_leased");
+        CU_ASSERT_TRUE(cJSON_IsNull(ol) || (ol->valuedouble >= 0 && ol->valuedouble <= 1));
+        CU_ASSERT_TRUE(cJSON_IsObject(cJSON_GetObjectItem(o, "vs_cheapest_alternative")));
+    }
+    /* The elastic line is the scenario run as an elastic pool. */
+    struct run_result r;
+    tu_sim_run(&r, scenario("{\"billing\": \"cloud_elastic\"}", 172800, "best-fit"), NULL);
+    struct fleet_cost fc;
+    fleet_cost_compute(r.s, r.m, COST_CLOUD, COST_ON_DEMAND, &fc);
+    CU_ASSERT_TRUE(close_rel(e[1].bill.usd_month[BILL_ELASTIC], fc.month_usd, 1e-12));
+    run_result_free(&r);
+    /* The headline's alternative is the cheapest line without a long
+     * commitment, none of which is cheaper. */
+    int j = -1;
+    enum bill_line l = BILL_OWNED;
+    double alt = compare_cheapest_other(e, 2, 1, false, &j, &l);
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; m < BILL_LINES; m++)
+            if (!bill_long_term[m] && !(k == 1 && m == (int)e[1].own))
+                CU_ASSERT_TRUE(e[k].bill.usd_month[m] >= alt);
+    CU_ASSERT_FALSE(bill_long_term[l]);
+    cJSON_Delete(arr);
+    /* The summary comes before the first table. */
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    const char *sum = strstr(text, "id=\"summary\""), *table = strstr(text, "<table");
+    CU_ASSERT_TRUE(sum && table && sum < table);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    for (int i = 0; i < 2; i++)
+        compare_entry_free(&e[i]);
+    scenario_free(sc0);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -280,6 +376,7 @@ int main(void)
         {"team GPU time per type after evictions", test_team_time_after_evictions},
         {"savings add up, one line per change", test_savings},
         {"compare.json", test_compare_json},
+        {"compare.json: every billing, break-evens, summary first", test_billing_contract},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {{"compare", NULL, NULL, NULL, NULL, tests}, CU_SUITE_INFO_NULL};

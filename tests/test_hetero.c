@@ -5,8 +5,8 @@
  * measured (../shared/traces/gavel/simulation_throughputs.json, from
  * stanford-futuredata/gavel; skipped when absent) and checks that hetero
  * sends every single-GPU job type to the GPU type it runs fastest on, which
- * one speed factor per GPU type cannot do.  The catalog has no K80, so only
- * the P100 and V100 columns are used. */
+ * one speed factor per GPU type cannot do.  Only the P100 and V100 columns
+ * are used here (tests/test_rounds.c runs the whole matrix). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +192,8 @@ static void bad_measured(const char *measured, const char *want1, const char *wa
 
 static void test_measured_errors(void)
 {
-    bad_measured("{\"k80\": {\"value\": 3, \"source\": \"T\"}}", "$.workloads[0].measured.k80",
-                 "unknown GPU type \"k80\"");
+    bad_measured("{\"m60\": {\"value\": 3, \"source\": \"T\"}}", "$.workloads[0].measured.m60",
+                 "unknown GPU type \"m60\"");
     bad_measured("{\"v100m61\": {\"value\": 3, \"source\": \"T\"}}", "$.workloads[0].measured.v100m61",
                  "did you mean \"v100m16\"");
     bad_measured("{\"p100\": {\"value\": 0, \"source\": \"T\"}}", "$.workloads[0].measured.p100", "> 0");

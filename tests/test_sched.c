@@ -90,7 +90,8 @@ static void test_registry(void)
     static const char *const want[] = {
         "fifo", "best-fit", "spread", "random", "dotprod", "gpu-packing", "gpu-clustering",
         "best-fit-share", "fgd", "hetero", "hetero-watt", "flux", "flux-no-route", "flux-no-pack",
-        "flux-no-power", "flux-no-consolidate", "flux-no-preempt", "flux-no-failover"};
+        "flux-no-power", "flux-no-consolidate", "flux-no-preempt", "flux-no-failover", "las",
+        "gavel-las", "ts-fifo", "gavel-fifo"};
     size_t n;
     const char *const *names = sched_policy_names(&n);
     CU_ASSERT_EQUAL_FATAL(n, sizeof want / sizeof *want);

@@ -7,6 +7,7 @@
 
 #include "../reports/compare.h"
 #include "../reports/metrics.h"
+#include "../study/compare_run.h"
 #include "cli.h"
 
 #define COMPARE_MAX 64
@@ -32,46 +33,6 @@ static int usage(int code)
                "Exit: 0 done, 64 usage, 65 bad data (including different workloads), 66 missing\n"
                "input, 73 cannot write the output.\n");
     return code;
-}
-
-/* A run's name fit for a CSV cell and a chart title. */
-static void set_name(struct compare_entry *e, const char *name, int i, const struct compare_entry *prev)
-{
-    snprintf(e->name, sizeof e->name, "%s", name);
-    for (char *p = e->name; *p; p++)
-        if (*p == ',' || *p == '\'' || *p == '"' || (unsigned char)*p < ' ')
-            *p = '_';
-    for (int k = 0; k < i; k++)
-        if (strcmp(prev[k].name, e->name) == 0) {
-            size_t len = strnlen(e->name, sizeof e->name - 8);
-            snprintf(e->name + len, sizeof e->name - len, " #%d", i + 1);
-            break;
-        }
-}
-
-/* Load and run one scenario into e[i]; keep its scenario in *keep (the
- * first one's, for the assumptions). */
-static int run_one(const char *path, struct scenario_options *so, struct compare_entry *e, int i,
-                   struct scenario **keep, struct fs_err *err)
-{
-    struct run_result r;
-    int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
-    if (rc)
-        return rc;
-    enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
-    enum cost_commit bc = i ? e[0].cost.commit : r.sc->cost.commit;
-    compare_entry_fill(&e[i], r.s, r.m, &r.st, bb, bc);
-    set_name(&e[i], so->policy ? so->policy : r.sc->name, i, e);
-    if (i > 0 && e[i].fingerprint != e[0].fingerprint)
-        rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
-                     "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
-                     e[0].njobs);
-    if (rc == 0 && keep && !*keep) {
-        *keep = (struct scenario *)r.sc;
-        r.own_sc = false;
-    }
-    run_result_free(&r);
-    return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -159,7 +120,7 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < n && rc == 0; i++) {
         const char *path = list ? argv[optind] : runs[i];
         so.policy = list ? runs[i] : NULL;
-        rc = run_one(path, &so, e, i, &sc0, &err);
+        rc = compare_run(path, &so, e, i, &sc0, &err);
         if (rc == 0 && !quiet)
             fprintf(stderr, "  [%d/%d] %-24s utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", i + 1, n,
                     e[i].name, e[i].st.utilization, e[i].st.wait_p95 / 3600, e[i].cost.month_usd);

@@ -49,7 +49,8 @@ static int usage(int code)
                "                      (its BestFit is best-fit-share); any of:\n"
                "                     ");
     for (size_t i = 0; sched_policies[i]; i++)
-        fprintf(f, "%s%s", i == 5 ? "\n                      " : " ", sched_policies[i]->name);
+        if (!sched_policies[i]->rounds) /* time-sharing never fills */
+            fprintf(f, "%s%s", i == 5 ? "\n                      " : " ", sched_policies[i]->name);
     fprintf(f, "\n"
                "  -s, --seeds LIST    seeds: N, A-B or a comma-separated mix (default: 42-51)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
@@ -77,6 +78,11 @@ static int add_policy(struct grid *g, const char *name)
         const char *near = fs_suggest(name, names, n);
         fprintf(stderr, "fleetsim: fill: unknown policy \"%s\"%s%s%s\n", name,
                 near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        return FS_EUSAGE;
+    }
+    if (p->rounds) {
+        fprintf(stderr, "fleetsim: fill: policy \"%s\" time-shares GPUs in rounds; the fill "
+                "experiment places jobs that never leave\n", name);
         return FS_EUSAGE;
     }
     if (g->npolicies == FILL_MAX_POLICIES) {

@@ -234,6 +234,10 @@ int cmd_import(int argc, char **argv)
     if (rd && !rd->default_ref && o.ref)
         return bad_usage("%s: the trace names the reference type on every row; drop "
                          "--reference-gpu", o.format);
+    if (rd && rd->steps)
+        return bad_usage("%s: the trace counts work in steps of each job type, which the native "
+                         "CSV cannot hold; run it from a scenario with $.workload.job_types "
+                         "(scenarios/gavel-fig8.json)", o.format);
     if (!o.catalog)
         o.catalog = cli_default_catalog();
     struct fs_err err = {0};

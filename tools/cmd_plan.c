@@ -36,9 +36,9 @@ static int usage(int code)
                "                        wait_p95_s<=3600), each met on every seed; METRIC is one of\n"
                "                       ",
             PLAN_MAX_NODES);
-    for (int k = 0; k < PM_COUNT; k++)
-        if (plan_metrics[k].slo)
-            fprintf(f, " %s", plan_metrics[k].name);
+    for (int k = 0; k < metric_count; k++)
+        if (plan_metric(k))
+            fprintf(f, " %s", metric_table[k].name);
     fprintf(f, "\n"
                "  -P, --power-kw KW     facility power budget: nodes at full load x PUE <= KW\n"
                "  -g, --growth G        demand x G: a generator's arrivals_per_hour x G, a\n"
@@ -94,14 +94,14 @@ static int parse_slos(struct plan *p, char *list)
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(op - s), s);
         int k = 0;
-        while (k < PM_COUNT && !(plan_metrics[k].slo && strcmp(plan_metrics[k].name, name) == 0))
+        while (k < metric_count && !(plan_metric(k) && strcmp(metric_table[k].name, name) == 0))
             k++;
-        if (k == PM_COUNT) {
-            const char *names[PM_COUNT];
+        if (k == metric_count) {
+            const char *names[METRIC_MAX];
             size_t n = 0;
-            for (int i = 0; i < PM_COUNT; i++)
-                if (plan_metrics[i].slo)
-                    names[n++] = plan_metrics[i].name;
+            for (int i = 0; i < metric_count; i++)
+                if (plan_metric(i))
+                    names[n++] = metric_table[i].name;
             const char *hint = fs_suggest(name, names, n);
             fprintf(stderr, "fleetsim: --slo: unknown metric \"%s\"%s%s%s (", name, hint ? "; did you mean \"" : "",
                     hint ? hint : "", hint ? "\"?" : "");

@@ -91,7 +91,7 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
         goto done;
     }
 
-    summary_write_json(out[OUT_SUMMARY].f, r.s, r.m, &r.st);
+    summary_write_json(out[OUT_SUMMARY].f, &r);
     summary_write_jobs(out[OUT_JOBS].f, r.s);
     for (int k = 0; k < OUT_COUNT; k++)
         if ((rc = out_close(&out[k], err)))

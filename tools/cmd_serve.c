@@ -32,6 +32,8 @@ static int usage(int code)
                "                      ");
     int col = 22;
     for (size_t i = 0; sched_policies[i]; i++) {
+        if (sched_policies[i]->rounds)
+            continue; /* time-sharing needs a run over time */
         int len = (int)strlen(sched_policies[i]->name) + 1;
         if (col + len > 79) {
             fprintf(f, "\n                      ");
@@ -171,6 +173,11 @@ int cmd_serve(int argc, char **argv)
     if (!p || !rd) {
         fprintf(stderr, "fleetsim: serve: unknown %s \"%s\"\n", p ? "format" : "policy",
                 p ? a.format : a.policy);
+        return 64;
+    }
+    if (p->rounds) {
+        fprintf(stderr, "fleetsim: serve: policy \"%s\" time-shares GPUs in rounds; it does not "
+                "place one pod at a time (use it with fleetsim run)\n", a.policy);
         return 64;
     }
     struct fs_err err = {0};

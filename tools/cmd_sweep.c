@@ -64,12 +64,12 @@ static int usage(int code)
 /* Charts of the metrics a planner looks at first, against the point. */
 static const struct chart {
     const char *name, *title, *ylabel;
-    enum run_metric metric;
+    enum metric_id metric;
     double scale;
 } charts[] = {
-    {"wait_p95", "p95 wait per point", "p95 wait (h)", RUN_WAIT_P95, 1.0 / 3600},
-    {"cost_month", "Cost per 730-h month per point", "USD per month", RUN_COST_MONTH, 1},
-    {"utilization", "Utilization per point", "utilization", RUN_UTILIZATION, 1},
+    {"wait_p95", "p95 wait per point", "p95 wait (h)", METRIC_WAIT_P95, 1.0 / 3600},
+    {"cost_month", "Cost per 730-h month per point", "USD per month", METRIC_COST_MONTH, 1},
+    {"utilization", "Utilization per point", "utilization", METRIC_UTILIZATION, 1},
 };
 enum { NCHARTS = FS_ARRAY_LEN(charts), CHART_LABELS_MAX = 40 };
 
@@ -111,8 +111,8 @@ static void write_csv(FILE *f, const struct sweep *sw)
         csv_cell(f, sw->params[k].path);
     }
     fputs(",seed", f);
-    for (int m = 0; m < RUN_NMETRICS; m++)
-        fprintf(f, ",%s", run_metric_names[m]);
+    for (int m = 0; m < metric_count; m++)
+        fprintf(f, ",%s", metric_table[m].name);
     fputc('\n', f);
     int vi[SWEEP_MAX_PARAMS], si;
     for (size_t i = 0; i < sw->npoints; i++) {
@@ -125,7 +125,7 @@ static void write_csv(FILE *f, const struct sweep *sw)
             free(t);
         }
         fprintf(f, ",%llu", (unsigned long long)sw->rows[i].seed);
-        for (int m = 0; m < RUN_NMETRICS; m++)
+        for (int m = 0; m < metric_count; m++)
             csv_number(f, sw->rows[i].v[m]);
         fputc('\n', f);
     }
@@ -146,9 +146,9 @@ static char *json_text(const struct sweep *sw)
                                   cJSON_Duplicate(cJSON_GetArrayItem(sw->params[k].values, vi[k]), true));
         cJSON_AddNumberToObject(o, "seed", (double)sw->rows[i].seed);
         cJSON_AddItemToObject(o, "metrics", ms);
-        for (int m = 0; m < RUN_NMETRICS; m++) {
+        for (int m = 0; m < metric_count; m++) {
             double v = sw->rows[i].v[m];
-            cJSON_AddItemToObject(ms, run_metric_names[m], isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+            cJSON_AddItemToObject(ms, metric_table[m].name, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
         }
     }
     char *text = cJSON_Print(arr);

@@ -38,6 +38,10 @@ extern const struct sched_policy sched_policy_flux_no_power;
 extern const struct sched_policy sched_policy_flux_no_consolidate;
 extern const struct sched_policy sched_policy_flux_no_preempt;
 extern const struct sched_policy sched_policy_flux_no_failover;
+extern const struct sched_policy sched_policy_las;
+extern const struct sched_policy sched_policy_gavel_las;
+extern const struct sched_policy sched_policy_ts_fifo;
+extern const struct sched_policy sched_policy_gavel_fifo;
 
 /* What a GPU type is worth to a job: its throughput (models/perf) per GPU
  * (PER_GPU), per owned dollar an hour (PER_DOLLAR) or per watt of TDP

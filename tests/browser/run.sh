@@ -1,34 +1,50 @@
 #!/usr/bin/env bash
 # tests/browser/run.sh - open the reports in headless Chromium and check that
 # every chart rendered: each <img> decodes at gnuplot's 900x420 and is not
-# blank (a canvas counts its colours and its non-white pixels), then take a
-# screenshot of the page.  Covers the run report (scenarios/default.json)
-# and the comparison report (scenarios/compare/philly-*.json).
+# blank (a canvas counts its colours and its non-white pixels); that the
+# summary (id="summary") comes before the first table and lies within the
+# first 800 pixels of a 1280-pixel-wide window; then take a screenshot of
+# the page.  Every chart's gnuplot script is checked first, with or without
+# Chromium: an x and a y axis label, and a legend (the key on, a title on
+# some plotted series).  Covers the run report (scenarios/default.json) and
+# the comparison report (scenarios/compare/philly-*.json).
 #
-# Skips, saying so, when Chromium is not installed (tools/install-deps.sh
-# --with-browser installs it) or gnuplot is missing.  FLEETSIM names the
-# binary (default build/fleetsim).
+# The Chromium part skips, saying so, when Chromium is not installed
+# (tools/install-deps.sh --with-browser installs it) or gnuplot is missing.
+# FLEETSIM names the binary (default build/fleetsim).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 fleetsim=${FLEETSIM:-build/fleetsim}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$fleetsim" run -q scenarios/default.json -o "$tmp/run"
+"$fleetsim" compare -q scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o "$tmp/compare"
+
+fail=0
+for gp in "$tmp"/run/*.gp "$tmp"/compare/*.gp; do
+    name=${gp#"$tmp"/}
+    if ! grep -q "^set xlabel '[^']" "$gp" || ! grep -q "^set ylabel '[^']" "$gp"; then
+        echo "FAIL $name: no x or y axis label"; fail=1
+    elif grep -Eq '^(unset key|set key off|set nokey)' "$gp" || ! grep -A3 '^plot' "$gp" | grep -q ' title '; then
+        echo "FAIL $name: no legend (key off, or no series has a title)"; fail=1
+    else
+        echo "ok   $name: axis labels and a legend"
+    fi
+done
 
 browser=
 for b in chromium chromium-browser google-chrome; do
     if command -v "$b" >/dev/null; then browser=$(command -v "$b"); break; fi
 done
 if [ -z "$browser" ]; then
-    echo "browser test: SKIPPED: Chromium is not installed (tools/install-deps.sh --with-browser)"
-    exit 0
+    echo "browser test: SKIPPED: Chromium is not installed (tools/install-deps.sh --with-browser); chart scripts $([ $fail = 0 ] && echo passed || echo FAILED)"
+    exit "$fail"
 fi
 if ! command -v gnuplot >/dev/null; then
-    echo "browser test: SKIPPED: gnuplot is not installed, the reports have no charts"
-    exit 0
+    echo "browser test: SKIPPED: gnuplot is not installed, the reports have no charts; chart scripts $([ $fail = 0 ] && echo passed || echo FAILED)"
+    exit "$fail"
 fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$fleetsim" run -q scenarios/default.json -o "$tmp/run"
-"$fleetsim" compare -q scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o "$tmp/compare"
 
 # The check, appended to a copy of each report; it writes one line per image
 # into <pre id="check"> for --dump-dom to print.
@@ -54,6 +70,13 @@ window.addEventListener('load', function () {
              ' ink=' + ink + ' alt=' + img.alt);
   });
   out.push('IMAGES ' + imgs.length);
+  var sum = document.getElementById('summary'), table = document.querySelector('table');
+  if (sum) {
+    var r = sum.getBoundingClientRect();
+    out.push('SUMMARY ' + Math.round(r.top + window.scrollY) + ' ' + Math.round(r.bottom + window.scrollY) +
+             ' ' + (table ? Math.round(table.getBoundingClientRect().top + window.scrollY) : -1) +
+             ' ' + window.innerWidth);
+  }
   var pre = document.createElement('pre');
   pre.id = 'check';
   pre.textContent = '\n' + out.join('\n') + '\n';
@@ -61,14 +84,25 @@ window.addEventListener('load', function () {
 });
 JS
 
-fail=0
 check() { # REPORT EXPECTED_IMAGES NAME
     local report=$1 want=$2 name=$3 page="$tmp/$3.html"
     { cat "$report"; printf '<script>'; cat "$tmp/check.js"; printf '</script>\n'; } >"$page"
     local flags=(--headless --no-sandbox --disable-gpu --allow-file-access-from-files
-                 --virtual-time-budget=10000 --user-data-dir="$tmp/profile")
+                 --virtual-time-budget=10000 --user-data-dir="$tmp/profile" --hide-scrollbars)
     local dom
-    dom=$(timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" 2>/dev/null) || true
+    dom=$(timeout 120 "$browser" "${flags[@]}" --window-size=1280,800 --dump-dom "file://$page" 2>/dev/null) || true
+    # The summary: top, bottom, the first table's top, the window width.
+    local top bottom first width
+    read -r top bottom first width < <(printf '%s\n' "$dom" | sed -n 's/^SUMMARY //p') || true
+    if [ -z "${bottom:-}" ]; then
+        echo "FAIL $name: no element with id=\"summary\""
+        fail=1
+    elif [ "$width" != 1280 ] || [ "$bottom" -gt 800 ] || { [ "$first" -ge 0 ] && [ "$first" -lt "$bottom" ]; }; then
+        echo "FAIL $name: summary from $top to $bottom px (first table at $first px, window $width px wide): not within the first 800 px before any table"
+        fail=1
+    else
+        echo "ok   $name: summary from $top to $bottom px at $width px wide, before the first table ($first px)"
+    fi
     local n
     n=$(printf '%s\n' "$dom" | sed -n 's/^IMAGES \([0-9]*\).*/\1/p')
     if [ "${n:-0}" != "$want" ]; then
@@ -106,6 +140,6 @@ check() { # REPORT EXPECTED_IMAGES NAME
     fi
 }
 check "$tmp/run/report.html" 4 run-report
-check "$tmp/compare/report.html" 2 compare-report
+check "$tmp/compare/report.html" 3 compare-report
 if [ "$fail" = 0 ]; then echo "browser test: passed"; else echo "browser test: FAILED"; fi
 exit "$fail"

@@ -100,14 +100,20 @@ JSON
 "$fleetsim" sweep -q "$tmp/seeds.json" -o "$tmp/s1" 2>"$tmp/err" || { bad "seeds grid: exit $?"; cat "$tmp/err"; }
 "$fleetsim" sweep -q "$tmp/seeds.json" -j 3 -o "$tmp/s3" 2>/dev/null || bad "seeds grid -j 3: exit $?"
 same "$tmp/s1" "$tmp/s3" "seeds grid: -j 3 writes the bytes -j 1 writes"
-seeds=$(awk -F, 'NR > 1 { printf "%s", $(NF - 10) }' "$tmp/s1/results.csv")
+# Cells of the seed column and the first metric, counted from the end of
+# the row (the quoted parameter cells hold commas); the header says where.
+from_end() { # FILE ROW NAME
+    awk -F, -v row="$2" -v name="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) k = NF - i; next }
+        row == "all" || NR == row { printf "%s", $(NF - k) }' "$1"
+}
+seeds=$(from_end "$tmp/s1/results.csv" all seed)
 [ "$seeds" = 34343434 ] && ok "seeds vary fastest (8 points)" || bad "seed column: $seeds"
 grep -q '^2,8,1,"a ""quote""",3,' "$tmp/s1/results.csv" && grep -q '^1,8,1,"a, with a comma",4,' "$tmp/s1/results.csv" &&
     ok "CSV cells with commas or quotes are quoted" || { bad "CSV quoting"; head -4 "$tmp/s1/results.csv"; }
 sed -e 's/"arrivals_per_hour": 9.5/"arrivals_per_hour": 11/' -e 's/"seed": 42,/"seed": 42, "faults": {"scale": 1},/' \
     scenarios/default.json >"$tmp/p7.json"
 "$fleetsim" run -q "$tmp/p7.json" --seed 4 -o "$tmp/run7" 2>/dev/null || bad "run of point 7: exit $?"
-close "$(awk -F, 'NR == 9 { print $(NF - 9) }' "$tmp/s1/results.csv")" \
+close "$(from_end "$tmp/s1/results.csv" 9 utilization)" \
     "$(summary "$tmp/run7/summary.json" utilization allocated)" &&
     ok "point 7 (seed 4, faults.scale created) equals fleetsim run --seed 4" || bad "point 7 differs from fleetsim run"
 
