@@ -52,8 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-SERVE_BENCH_CALLS ?= 3000
-.PHONY: serve-bench live-check all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -61,6 +60,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfleetsim.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FLEETSIM): $(TOOL_OBJ) $(BUILD)/libfleetsim.a
@@ -102,6 +102,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -161,6 +162,7 @@ live-check: $(FLEETSIM)
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
+	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
 install: $(FLEETSIM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
@@ -184,6 +186,8 @@ $(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
 
 # fleetsim serve's decision latency at 1,213 nodes (bench/serve_bench.c;
 # reads ../shared/traces/alibaba-openb).
+.PHONY: serve-bench live-check
+SERVE_BENCH_CALLS ?= 3000
 BENCH_SERVE := $(BUILD)/bench/serve_bench
 OPENB := ../shared/traces/alibaba-openb
 
@@ -197,6 +201,15 @@ serve-bench: $(BENCH_SERVE)
 
 bench: $(FLEETSIM) $(BENCH_EVQ)
 	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
+
+# compare and plan at -j 1 and -j N (BENCH_JOBS, default 2): median wall
+# times, the speed-up and the same bytes (bench/parallel.sh).
+bench-parallel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/parallel.sh
+
+# Gavel's Figure 8 job list under each round-based policy (docs/gavel.md).
+bench-gavel: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/gavel.sh
 
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed
@@ -217,6 +230,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a

@@ -386,9 +386,9 @@ static int unknown_policy(struct ctx *c, int code, const char *where, const char
 
 static int load_scheduler(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", NULL};
+    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", "lp_ties", NULL};
     const cJSON *s = NULL;
-    const char *name = "fifo";
+    const char *name = "fifo", *ties = "equal-split";
     double round = SCEN_ROUND_S, realloc = SCEN_REALLOCATE_S;
     int rc;
     c->sc->migration_s = 0;
@@ -400,8 +400,13 @@ static int load_scheduler(struct ctx *c, const cJSON *root)
               (rc = json_number(s, "reallocate_s", false, 0, SCEN_MAX_SPAN_S, &realloc, c->file,
                                 "$.scheduler", c->err)) ||
               (rc = json_number(s, "migration_s", false, 0, 86400, &c->sc->migration_s, c->file,
-                                "$.scheduler", c->err))))
+                                "$.scheduler", c->err)) ||
+              (rc = json_string(s, "lp_ties", false, &ties, c->file, "$.scheduler", c->err))))
         return rc;
+    if (strcmp(ties, "equal-split") && strcmp(ties, "vertex"))
+        return fs_fail(c->err, FS_EDATA, "%s: $.scheduler.lp_ties: \"%s\" is not equal-split or vertex",
+                       c->file, ties);
+    c->sc->lp_vertex = strcmp(ties, "vertex") == 0;
     c->sc->round = fs_from_seconds(round);
     c->sc->reallocate = fs_from_seconds(realloc);
     if (c->opt && c->opt->policy)
@@ -489,11 +494,16 @@ static int assign_workloads(struct ctx *c)
 }
 
 /* Training FLOPs per parameter per token: forward 2 + backward 4 for full
- * training (Kaplan et al. 2020, C ~ 6 N D); LoRA skips the weight gradients
- * of the frozen weights (forward 2 + activation gradients 2); inference is
- * the forward pass alone. */
+ * training (Kaplan et al. 2020, C ~ 6 N D); LoRA and QLoRA skip the weight
+ * gradients of the frozen weights (forward 2 + activation gradients 2);
+ * inference is the forward pass alone. */
 static const double flops_per_param_token[] = {
-    [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_INFER] = 2,
+    [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_QLORA] = 4, [JOB_METHOD_INFER] = 2,
+};
+
+static const enum mem_method mem_method_of[] = {
+    [JOB_METHOD_TRAIN] = MEM_TRAIN, [JOB_METHOD_LORA] = MEM_LORA, [JOB_METHOD_QLORA] = MEM_QLORA,
+    [JOB_METHOD_INFER] = MEM_INFER,
 };
 
 /* A job given as a model spec: its memory per GPU from models/memory (so
@@ -509,15 +519,8 @@ static int apply_spec(struct ctx *c, struct job *j)
     int method = j->method ? j->method
                  : j->kind == JOB_FINETUNE ? JOB_METHOD_LORA
                  : j->kind == JOB_INFER ? JOB_METHOD_INFER : JOB_METHOD_TRAIN;
-    struct mem_model m = {.params = j->params_b * 1e9, .bytes_per_param = 2};
-    struct mem_job mj = {
-        .method = method == JOB_METHOD_LORA ? MEM_LORA : method == JOB_METHOD_INFER ? MEM_INFER : MEM_TRAIN,
-        .gpus = j->gpus,
-        .seq_len = method == JOB_METHOD_LORA ? 2048 : 4096,
-        .micro_batch = method == JOB_METHOD_INFER ? 8 : 1,
-        .kv_budget_gb = -1,
-    };
-    double need = mem_estimate(&m, &mj).per_gpu_gb;
+    double params = j->params_b * 1e9;
+    double need = mem_llm_gb(params, mem_method_of[method], 2, j->gpus);
     if (need > j->gpu_mem_gb)
         j->gpu_mem_gb = need;
     j->method = (uint8_t)method;
@@ -526,7 +529,7 @@ static int apply_spec(struct ctx *c, struct job *j)
     if (!(w->share[PERF_TENSOR] > 0))
         return fs_fail(c->err, FS_EDATA, "%s: job %lld: workload %s has no compute share to turn tokens "
                        "into work; give work_gpu_s", c->sc->workload_source, (long long)j->id, w->name);
-    double flops = flops_per_param_token[method] * m.params * j->tokens;
+    double flops = flops_per_param_token[method] * params * j->tokens;
     double on_ref = flops / perf_capacity(&c->sc->cat->types[pm->ref], PERF_TENSOR, w->precision) /
                     w->share[PERF_TENSOR];
     j->work = on_ref / perf_relative(pm, j->workload, j->ref_type, pm->ref);

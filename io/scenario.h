@@ -82,6 +82,7 @@ struct scenario {
      * each time it starts again after a round away or on another type. */
     fs_time round, reallocate;
     double migration_s;
+    bool lp_vertex;               /* $.scheduler.lp_ties "vertex" (sched/alloc.h) */
 };
 
 /* What the command line overrides. */

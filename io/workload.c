@@ -314,7 +314,7 @@ static int parse_spec(const struct row *r, char **f, struct job *j)
     }
     int m = job_method_parse(f[COL_METHOD]);
     if (m < 0)
-        return row_fail(r, COL_METHOD, "unknown method \"%.40s\" (train, lora, infer)", f[COL_METHOD]);
+        return row_fail(r, COL_METHOD, "unknown method \"%.40s\" (train, lora, qlora, infer)", f[COL_METHOD]);
     j->method = (uint8_t)m;
     return 0;
 }

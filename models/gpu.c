@@ -33,6 +33,7 @@ static const struct num_field num_fields[] = {
     NUM(bandwidth_gbs, 0, 0, HUGE_VAL),
     NUM(bf16_tflops, 0, 0, HUGE_VAL),
     NUM(fp8_tflops, 0, 1, HUGE_VAL), /* 0: the GPU has no FP8 (A100) */
+    NUM(int8_tops, 0, 1, HUGE_VAL), /* 0: no INT8 tensor cores (V100) */
     NUM(tf32_tflops, 0, 0, HUGE_VAL),
     NUM(fp32_tflops, 0, 0, HUGE_VAL),
     NUM(mamf_bf16_tflops, 0, 0, HUGE_VAL),
@@ -49,11 +50,12 @@ static const struct num_field num_fields[] = {
 
 static const char *const top_keys[] = {"about", "sources", "gpus", NULL};
 static const char *const gpu_keys[] = {
-    "name", "link", "memory_gb", "bandwidth_gbs", "bf16_tflops", "fp8_tflops",
+    "name", "link", "memory_type", "has_bf16", "int8_tops", "memory_gb", "bandwidth_gbs", "bf16_tflops", "fp8_tflops",
     "tf32_tflops", "fp32_tflops", "mamf_bf16_tflops", "clock_mhz", "link_gbs",
     "tdp_w", "idle_w", NULL};
 static const char *const value_keys[] = {"value", "source", "notes", NULL};
 static const char *const link_kinds[] = {"nvlink", "pcie"};
+static const char *const memory_kinds[] = {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr5", "gddr6", "gddr6x"};
 
 #define ASSUMPTION_PREFIX "ASSUMPTION"
 
@@ -206,6 +208,23 @@ static int read_link(const struct ctx *cx, const char *gpath, const cJSON *gpu, 
     return data_err(cx, "%s.link: must be \"nvlink\" or \"pcie\", got \"%s\"", gpath, s);
 }
 
+static int read_memory_type(const struct ctx *cx, const char *gpath, const cJSON *gpu,
+                            char *out)
+{
+    const char *s = NULL;
+    int rc = json_string(gpu, "memory_type", true, &s, cx->file, gpath, cx->err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < FS_ARRAY_LEN(memory_kinds); i++)
+        if (strcmp(s, memory_kinds[i]) == 0) {
+            strcpy(out, memory_kinds[i]);
+            return 0;
+        }
+    const char *hint = fs_suggest(s, memory_kinds, FS_ARRAY_LEN(memory_kinds));
+    return data_err(cx, "%s.memory_type: unknown memory type \"%s\"%s%s%s", gpath, s,
+                    hint ? "; did you mean \"" : "", hint ? hint : "", hint ? "\"?" : "");
+}
+
 static int read_gpu(const struct ctx *cx, const cJSON *gpu, int idx, struct gpu_type *t)
 {
     char path[32];
@@ -217,6 +236,17 @@ static int read_gpu(const struct ctx *cx, const cJSON *gpu, int idx, struct gpu_
         rc = read_name(cx, path, gpu, t->name);
     if (!rc)
         rc = read_link(cx, path, gpu, t->link);
+    if (!rc)
+        rc = read_memory_type(cx, path, gpu, t->memory_type);
+    if (!rc) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(gpu, "has_bf16");
+        if (!b)
+            rc = data_err(cx, "%s: missing key \"has_bf16\"", path);
+        else if (!cJSON_IsBool(b))
+            rc = data_err(cx, "%s.has_bf16: expected true or false", path);
+        else
+            t->has_bf16 = cJSON_IsTrue(b);
+    }
     for (size_t i = 0; !rc && i < FS_ARRAY_LEN(num_fields); i++)
         rc = read_number(cx, path, gpu, &num_fields[i],
                          (double *)((char *)t + num_fields[i].off));

@@ -35,6 +35,20 @@
  *   far fewer (4.7 M and 37.7 M of 175 B, Table 4).  1 % covers the common
  *   configurations without being tight.
  *
+ * - QLoRA (Dettmers et al., "QLoRA: Efficient Finetuning of Quantized
+ *   LLMs", NeurIPS'23, sec. 3): the frozen base is stored as 4-bit
+ *   NormalFloat with one fp32 constant per 64 weights, themselves quantized
+ *   to 8 bits with one fp32 per 256 ("double quantization"): 4 + 8/64 +
+ *   32/(64 x 256) = 4.127 bits per parameter.  Adapters, their gradients
+ *   and Adam state are those of LoRA (16 bytes per adapter parameter; the
+ *   paper's paged 32-bit Adam and bf16 adapters come to 2 + 2 + 8 = 12,
+ *   so 16 is on the safe side).  The paper fine-tunes a 65B model on one
+ *   48 GB GPU.
+ *
+ * - Inference allowance, an assumption: MEM_KV_FRACTION = 0.4 of the
+ *   weight bytes for KV cache and activations, enough for tens of
+ *   sequences (models/service.h works it through for 7B and 70B).
+ *
  * - KV cache: for every token, each layer keeps a key and a value vector of
  *   hidden / kv_heads_ratio elements (grouped-query attention, Ainslie et
  *   al., EMNLP'23, shares each K/V head among kv_heads_ratio query heads) at
@@ -135,10 +149,12 @@ struct mem_need mem_estimate(const struct mem_model *m, const struct mem_job *j)
         r.optimizer_gb = 12 * p / n / GB;
         r.activations_gb = activation_bytes(m, j) / GB;
         break;
-    case MEM_LORA: {
+    case MEM_LORA:
+    case MEM_QLORA: {
         double f = j->lora_fraction > 0 ? j->lora_fraction : MEM_LORA_FRACTION_DEFAULT;
         double adapters = f * p;
-        r.weights_gb = (weight_bytes(m) * p + 2 * adapters) / n / GB;
+        double base = j->method == MEM_QLORA ? MEM_QLORA_BYTES_PER_PARAM : weight_bytes(m);
+        r.weights_gb = (base * p + 2 * adapters) / n / GB;
         r.grads_gb = 2 * adapters / n / GB;
         r.optimizer_gb = 12 * adapters / n / GB;
         r.activations_gb = activation_bytes(m, j) / GB;
@@ -165,4 +181,13 @@ struct mem_need mem_estimate(const struct mem_model *m, const struct mem_job *j)
 bool mem_fits(const struct mem_model *m, const struct mem_job *j, double gpu_memory_gb)
 {
     return mem_estimate(m, j).per_gpu_gb <= gpu_memory_gb;
+}
+
+double mem_llm_gb(double params, enum mem_method method, double bytes_per_param, int gpus)
+{
+    struct mem_model m = {.params = params, .bytes_per_param = bytes_per_param};
+    struct mem_job j = {.method = method, .gpus = gpus, .micro_batch = 1,
+                        .seq_len = method == MEM_TRAIN ? 4096 : 2048,
+                        .kv_budget_gb = MEM_KV_FRACTION * weight_bytes(&m) * params / GB};
+    return mem_estimate(&m, &j).per_gpu_gb;
 }

@@ -11,6 +11,7 @@
  * - LoRA fine-tuning: frozen weights at the weight precision (sharded), plus
  *   the adapters trained with Adam (16 B per adapter parameter, sharded),
  *   plus activations as for training;
+ * - QLoRA: LoRA over base weights stored at MEM_QLORA_BYTES_PER_PARAM;
  * - inference: weights at the weight precision (sharded by tensor
  *   parallelism) plus the KV cache (sharded);
  * - every method: MEM_OVERHEAD_GB per GPU for the runtime (CUDA context,
@@ -32,7 +33,14 @@
  * not say (see memory.c). */
 #define MEM_LORA_FRACTION_DEFAULT 0.01
 
-enum mem_method { MEM_TRAIN, MEM_LORA, MEM_INFER };
+/* Assumption: the KV cache (and activation) allowance of an inference
+ * replica, as a share of its weight bytes (see memory.c). */
+#define MEM_KV_FRACTION 0.4
+/* QLoRA's frozen base weights: 4-bit NormalFloat with double-quantized
+ * constants, 4.127 bits per parameter (see memory.c). */
+#define MEM_QLORA_BYTES_PER_PARAM (4.127 / 8)
+
+enum mem_method { MEM_TRAIN, MEM_LORA, MEM_QLORA, MEM_INFER };
 
 struct mem_model {
     double params;          /* parameters, e.g. 70e9 */
@@ -68,6 +76,14 @@ struct mem_need mem_estimate(const struct mem_model *m, const struct mem_job *j)
 
 /* RET: true when mem_estimate(m, j).per_gpu_gb <= gpu_memory_gb. */
 bool mem_fits(const struct mem_model *m, const struct mem_job *j, double gpu_memory_gb);
+
+/* Per-GPU GB that a model of params parameters (weights at bytes_per_param;
+ * QLoRA's base is always 4-bit) needs for method on gpus GPUs: the one
+ * answer jobs (io/scenario) and service replicas (models/service) share.
+ * The shape is mem_shape's; training uses 4096-token sequences, LoRA and
+ * QLoRA 2048, one sequence per GPU; inference reserves MEM_KV_FRACTION of
+ * the weight bytes for KV cache. */
+double mem_llm_gb(double params, enum mem_method method, double bytes_per_param, int gpus);
 
 /* KV-cache bytes per token for m (both K and V, all layers, at 2 bytes):
  * 2 x layers x (hidden / kv_heads_ratio) x 2. */

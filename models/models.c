@@ -24,7 +24,10 @@ int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err
     if ((rc = power_model_load(path, ms->cat, &ms->power, err)))
         goto done;
     snprintf(path, sizeof path, "%s/prices.json", dir);
-    rc = cost_prices_load(path, ms->cat, ms->nodes, &ms->prices, err);
+    if ((rc = cost_prices_load(path, ms->cat, ms->nodes, &ms->prices, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/llm.json", dir);
+    rc = llm_model_load(path, ms->cat, ms->nodes, &ms->llm, err);
 done:
     free(copy);
     return rc;
@@ -36,6 +39,7 @@ void model_set_free(struct model_set *ms)
     node_catalog_free(ms->nodes);
     power_model_free(ms->power);
     cost_prices_free(ms->prices);
+    llm_model_free(ms->llm);
     gpu_catalog_free(ms->cat);
     *ms = (struct model_set){0};
 }

@@ -1,6 +1,6 @@
 /* models.h - every model data file at once: the GPU catalog and, beside it
- * in the same folder, workloads.json, nodes.json, power.json and
- * prices.json.
+ * in the same folder, workloads.json, nodes.json, power.json, prices.json
+ * and llm.json.
  *
  * The caller owns the set and frees it with model_set_free (which accepts a
  * partly loaded set).
@@ -10,6 +10,7 @@
 
 #include "cost.h"
 #include "gpu.h"
+#include "llm.h"
 #include "node.h"
 #include "perf.h"
 #include "power.h"
@@ -20,6 +21,7 @@ struct model_set {
     struct node_catalog *nodes;
     struct power_model *power;
     struct cost_prices *prices;
+    struct llm_model *llm;
 };
 
 /* Load the catalog at catalog_path and the files beside it.

@@ -109,14 +109,9 @@ static struct mem_model mem_of(const struct service_spec *sp)
 
 int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t)
 {
-    struct mem_model m = mem_of(sp);
-    double weights_gb = SERVICE_BYTES_PER_PARAM * sp->params / GB;
-    for (int g = 1; g <= SERVICE_MAX_GPUS; g *= 2) {
-        struct mem_job j = {.method = MEM_INFER, .gpus = g,
-                            .kv_budget_gb = SERVICE_KV_FRACTION * weights_gb};
-        if (mem_fits(&m, &j, t->memory_gb))
+    for (int g = 1; g <= SERVICE_MAX_GPUS; g *= 2)
+        if (mem_llm_gb(sp->params, MEM_INFER, SERVICE_BYTES_PER_PARAM, g) <= t->memory_gb)
             return g;
-    }
     return 0;
 }
 

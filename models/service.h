@@ -20,11 +20,12 @@
  * each replica a group of 1, 2, 4 or 8 GPUs of one type (tensor parallel,
  * in one node).
  *
- * Memory: one replica on n GPUs of type T fits when mem_fits (models/
- * memory.h, inference rule: weights and KV cache sharded over the n GPUs,
- * plus MEM_OVERHEAD_GB per GPU) holds with weights at 2 B/param and a KV
- * cache (and activation) allowance of SERVICE_KV_FRACTION of the weight
- * bytes.  SERVICE_KV_FRACTION = 0.4 is an assumption.  Serving stacks give
+ * Memory: one replica on n GPUs of type T fits when mem_llm_gb (models/
+ * memory.h, the rule inference jobs use too: weights and KV cache sharded
+ * over the n GPUs, plus MEM_OVERHEAD_GB per GPU) fits T's memory with
+ * weights at 2 B/param and a KV cache (and activation) allowance of
+ * MEM_KV_FRACTION of the weight bytes.  MEM_KV_FRACTION = 0.4 is an
+ * assumption.  Serving stacks give
  * the cache what the weights leave (vLLM reserves 90 % of the GPU by
  * default) and need room for tens of sequences.  For a 70B model, 0.4 x
  * 140 GB = 56 GB is 190,000 tokens of GQA cache (290,816 B/token, below),
@@ -117,7 +118,6 @@
 #include "gpu.h"
 
 #define SERVICE_BYTES_PER_PARAM 2.0  /* BF16 weights */
-#define SERVICE_KV_FRACTION 0.4      /* KV + activation allowance / weight bytes (assumption) */
 #define SERVICE_KV_DIM 1024          /* K or V values per token per layer: 8 heads x 128 */
 #define SERVICE_BATCH 64             /* sequences in flight per replica (ASSUMPTION_BATCH) */
 #define SERVICE_BW_EFFICIENCY 0.48   /* calibrated on MLENERGY, see above */

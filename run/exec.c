@@ -1,88 +1,120 @@
-/* exec.c - handing a sweep's points out (sweep.h): the master loop
- * any transport drives, the points run here one after another (-j 1), and
- * forked local workers (-j N).
+/* exec.c - the executor (exec.h): the master loop any transport drives,
+ * the tasks run here one after another (one job), and forked local
+ * workers (-j N).
  *
  * A local worker is a child process with a pipe each way: it writes a
- * request (a result record with point -1), then reads a point index,
- * computes it and writes its record, which is also its next request, until
+ * request (a header with task -1), then reads a task index, computes it
+ * and writes its header and bytes, which are also its next request, until
  * it reads -1 or the end of the pipe.  The parent polls the result pipes,
- * so whichever worker finishes first gets the next point.
+ * so whichever worker finishes first gets the next task.
  */
+#include "exec.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../study/sweep.h"
-
-static void progress(const struct sweep *sw, size_t done, const struct sweep_result *res)
+void exec_put(struct exec_out *o, const void *p, size_t n)
 {
-    char what[512];
-    sweep_describe(sw, (size_t)res->point, what, sizeof what);
-    fprintf(stderr, "  [%zu/%zu] point %d%s%s%s: utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", done,
-            sw->npoints, res->point, what[0] ? " (" : "", what, what[0] ? ")" : "", res->v[METRIC_UTILIZATION],
-            res->v[METRIC_WAIT_P95] / 3600, res->v[METRIC_COST_MONTH]);
+    xgrow(&o->data, &o->cap, o->len + n, 1);
+    memcpy(o->data + o->len, p, n);
+    o->len += n;
 }
 
-/* Keep res; track the lowest failing point in *fail (with its message). */
-static void keep(struct sweep *sw, const struct sweep_result *res, size_t *fail, struct fs_err *ferr)
+void exec_results_free(struct exec_out *res, size_t n)
 {
-    if (res->code) {
-        if ((size_t)res->point < *fail) {
-            *fail = (size_t)res->point;
-            fs_fail(ferr, res->code, "%s", res->msg);
-        }
-        return;
+    for (size_t i = 0; res && i < n; i++) {
+        free(res[i].data);
+        res[i] = (struct exec_out){0};
     }
-    sw->rows[res->point].seed = res->seed;
-    memcpy(sw->rows[res->point].v, res->v, sizeof res->v);
 }
 
-int sweep_master(struct sweep *sw, const struct sweep_link *link, bool quiet, struct fs_err *err)
+int exec_cpus(void)
 {
-    size_t next = 0, fail = sw->npoints, done = 0;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > EXEC_MAX_JOBS ? EXEC_MAX_JOBS : (int)n;
+}
+
+void exec_compute(const struct exec_tasks *t, int64_t i, struct exec_head *h, struct exec_out *out)
+{
+    out->len = 0;
+    *h = (struct exec_head){.task = i};
+    int rc = t->run(t->ctx, (size_t)i, out, &h->err);
+    h->err.code = rc;
+    if (rc)
+        out->len = 0;
+    h->len = out->len;
+}
+
+/* Keep a result (res[i] takes out's bytes); track the lowest failing task
+ * in *fail, with its message in ferr. */
+static void keep(const struct exec_head *h, struct exec_out *out, struct exec_out *res, size_t *fail,
+                 struct fs_err *ferr)
+{
+    if (h->err.code) {
+        if ((size_t)h->task < *fail) {
+            *fail = (size_t)h->task;
+            *ferr = h->err;
+        }
+        free(out->data);
+    } else {
+        res[h->task] = *out;
+    }
+    *out = (struct exec_out){0};
+}
+
+int exec_master(const struct exec_tasks *t, const struct exec_link *link, struct exec_out *res,
+                size_t *failed, struct fs_err *err)
+{
+    size_t next = 0, fail = t->n, done = 0;
     int active = link->nworkers, rc = 0;
     struct fs_err ferr = {0};
-    struct sweep_result res;
+    struct exec_head h;
+    struct exec_out out = {0};
+    memset(res, 0, t->n * sizeof *res);
+    *failed = t->n;
     while (active > 0) {
         int w;
-        if ((rc = link->recv(link->ctx, &w, &res, err)))
+        if ((rc = link->recv(link->ctx, &w, &h, &out, err)))
             return rc;
-        if (res.point >= 0) {
-            if ((size_t)res.point >= sw->npoints)
-                return fs_fail(err, FS_EINTERNAL, "sweep: a worker returned point %d of %zu", res.point,
-                               sw->npoints);
-            keep(sw, &res, &fail, &ferr);
+        if (h.task >= 0) {
+            if ((size_t)h.task >= t->n)
+                return fs_fail(err, FS_EINTERNAL, "exec: a worker returned task %lld of %zu",
+                               (long long)h.task, t->n);
+            bool ok = h.err.code == 0;
+            keep(&h, &out, res, &fail, &ferr);
             done++;
-            if (!quiet && !res.code)
-                progress(sw, done, &res);
+            if (ok && t->progress)
+                t->progress(t->ctx, (size_t)h.task, &res[h.task], done);
         }
-        bool more = next < sw->npoints && fail == sw->npoints;
-        if ((rc = link->send(link->ctx, w, more ? (int32_t)next : -1, err)))
+        bool more = next < t->n && fail == t->n;
+        if ((rc = link->send(link->ctx, w, more ? (int64_t)next : -1, err)))
             return rc;
         if (more)
             next++;
         else
             active--;
     }
-    if (fail < sw->npoints) {
+    *failed = fail;
+    if (fail < t->n) {
         *err = ferr;
         return ferr.code;
     }
-    return done == sw->npoints ? 0 : fs_fail(err, FS_EINTERNAL, "sweep: %zu of %zu points came back", done,
-                                             sw->npoints);
+    return done == t->n ? 0 : fs_fail(err, FS_EINTERNAL, "exec: %zu of %zu tasks came back", done, t->n);
 }
 
-/* Local workers: one process each, a pipe each way; pid 0 once reaped. */
+/* --- local workers ------------------------------------------------------------ */
+
+/* One process each, a pipe each way; pid 0 once reaped. */
 struct local {
     int n;
     pid_t *pid;
-    int *task;    /* the parent writes point indices */
-    int *result;  /* ... and reads result records */
+    int *task;    /* the parent writes task indexes */
+    int *result;  /* ... and reads headers and results */
     bool *stopped;
 };
 
@@ -100,7 +132,7 @@ static int full_write(int fd, const void *p, size_t n)
     return 0;
 }
 
-/* RET: 1 read, 0 end of file before any byte, -1 error or a short record. */
+/* RET: 1 read, 0 end of file before any byte, -1 error or a short read. */
 static int full_read(int fd, void *p, size_t n)
 {
     size_t got = 0;
@@ -115,20 +147,22 @@ static int full_read(int fd, void *p, size_t n)
     return 1;
 }
 
-static void worker_main(const struct sweep *sw, int task, int result)
+static void worker_main(const struct exec_tasks *t, int task, int result)
 {
-    struct sweep_result res = {.point = -1};
-    int32_t point;
-    while (full_write(result, &res, sizeof res) == 0 && full_read(task, &point, sizeof point) == 1 &&
-           point >= 0)
-        sweep_point(sw, (size_t)point, &res);
+    struct exec_head h = {.task = -1};
+    struct exec_out out = {0};
+    int64_t i;
+    while (full_write(result, &h, sizeof h) == 0 && full_write(result, out.data, h.len) == 0 &&
+           full_read(task, &i, sizeof i) == 1 && i >= 0)
+        exec_compute(t, i, &h, &out);
+    free(out.data);
 }
 
-static int local_recv(void *ctx, int *worker, struct sweep_result *res, struct fs_err *err)
+static int local_recv(void *ctx, int *worker, struct exec_head *h, struct exec_out *out, struct fs_err *err)
 {
     struct local *l = ctx;
-    struct pollfd pfd[SWEEP_MAX_JOBS];
-    int who[SWEEP_MAX_JOBS], n = 0;
+    struct pollfd pfd[EXEC_MAX_JOBS];
+    int who[EXEC_MAX_JOBS], n = 0;
     for (int w = 0; w < l->n; w++)
         if (!l->stopped[w]) {
             pfd[n] = (struct pollfd){.fd = l->result[w], .events = POLLIN};
@@ -136,43 +170,50 @@ static int local_recv(void *ctx, int *worker, struct sweep_result *res, struct f
         }
     while (poll(pfd, (nfds_t)n, -1) < 0)
         if (errno != EINTR)
-            return fs_fail(err, FS_EINTERNAL, "sweep: poll: %s", strerror(errno));
+            return fs_fail(err, FS_EINTERNAL, "exec: poll: %s", strerror(errno));
     for (int k = 0; k < n; k++) {
         if (!pfd[k].revents)
             continue;
         *worker = who[k];
-        if (full_read(pfd[k].fd, res, sizeof *res) == 1)
-            return 0;
+        if (full_read(pfd[k].fd, h, sizeof *h) == 1) {
+            *out = (struct exec_out){0};
+            xgrow(&out->data, &out->cap, h->len + 1, 1);
+            out->len = h->len;
+            if (h->len == 0 || full_read(pfd[k].fd, out->data, h->len) == 1)
+                return 0;
+            free(out->data);
+            *out = (struct exec_out){0};
+        }
         int status = 0;
         waitpid(l->pid[who[k]], &status, 0);
         l->pid[who[k]] = 0;
-        return fs_fail(err, FS_EINTERNAL, "sweep: worker %d died (%s %d)", who[k] + 1,
+        return fs_fail(err, FS_EINTERNAL, "exec: worker %d died (%s %d)", who[k] + 1,
                        WIFSIGNALED(status) ? "signal" : "exit status",
                        WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     }
-    return fs_fail(err, FS_EINTERNAL, "sweep: poll returned no worker");
+    return fs_fail(err, FS_EINTERNAL, "exec: poll returned no worker");
 }
 
-static int local_send(void *ctx, int worker, int32_t point, struct fs_err *err)
+static int local_send(void *ctx, int worker, int64_t task, struct fs_err *err)
 {
     struct local *l = ctx;
-    if (point < 0)
+    if (task < 0)
         l->stopped[worker] = true;
-    if (full_write(l->task[worker], &point, sizeof point) != 0)
-        return fs_fail(err, FS_EINTERNAL, "sweep: worker %d is gone: %s", worker + 1, strerror(errno));
+    if (full_write(l->task[worker], &task, sizeof task) != 0)
+        return fs_fail(err, FS_EINTERNAL, "exec: worker %d is gone: %s", worker + 1, strerror(errno));
     return 0;
 }
 
 /* Start worker l->n (pipes, fork).  RET: 0 or FS_EINTERNAL. */
-static int spawn(struct local *l, const struct sweep *sw, struct fs_err *err)
+static int spawn(struct local *l, const struct exec_tasks *t, struct fs_err *err)
 {
-    int t[2], r[2];
-    if (pipe(t) != 0)
-        return fs_fail(err, FS_EINTERNAL, "sweep: pipe: %s", strerror(errno));
-    if (pipe(r) != 0) {
-        close(t[0]);
-        close(t[1]);
-        return fs_fail(err, FS_EINTERNAL, "sweep: pipe: %s", strerror(errno));
+    int tp[2], rp[2];
+    if (pipe(tp) != 0)
+        return fs_fail(err, FS_EINTERNAL, "exec: pipe: %s", strerror(errno));
+    if (pipe(rp) != 0) {
+        close(tp[0]);
+        close(tp[1]);
+        return fs_fail(err, FS_EINTERNAL, "exec: pipe: %s", strerror(errno));
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -181,25 +222,26 @@ static int spawn(struct local *l, const struct sweep *sw, struct fs_err *err)
             close(l->task[w]);
             close(l->result[w]);
         }
-        close(t[1]);
-        close(r[0]);
-        worker_main(sw, t[0], r[1]);
+        close(tp[1]);
+        close(rp[0]);
+        worker_main(t, tp[0], rp[1]);
         _exit(0);
     }
-    close(t[0]);
-    close(r[1]);
+    close(tp[0]);
+    close(rp[1]);
     if (pid < 0) {
-        close(t[1]);
-        close(r[0]);
-        return fs_fail(err, FS_EINTERNAL, "sweep: fork: %s", strerror(errno));
+        close(tp[1]);
+        close(rp[0]);
+        return fs_fail(err, FS_EINTERNAL, "exec: fork: %s", strerror(errno));
     }
     l->pid[l->n] = pid;
-    l->task[l->n] = t[1];
-    l->result[l->n++] = r[0];
+    l->task[l->n] = tp[1];
+    l->result[l->n++] = rp[0];
     return 0;
 }
 
-int sweep_run_local(struct sweep *sw, int nworkers, bool quiet, struct fs_err *err)
+static int run_local(const struct exec_tasks *t, int nworkers, struct exec_out *res, size_t *failed,
+                     struct fs_err *err)
 {
     struct local l = {.n = 0};
     l.pid = xcalloc((size_t)nworkers, sizeof *l.pid);
@@ -212,10 +254,10 @@ int sweep_run_local(struct sweep *sw, int nworkers, bool quiet, struct fs_err *e
     sigaction(SIGPIPE, &ign, &old);
     int rc = 0;
     while (rc == 0 && l.n < nworkers)
-        rc = spawn(&l, sw, err);
+        rc = spawn(&l, t, err);
     if (rc == 0) {
-        struct sweep_link link = {.nworkers = l.n, .ctx = &l, .recv = local_recv, .send = local_send};
-        rc = sweep_master(sw, &link, quiet, err);
+        struct exec_link link = {.nworkers = l.n, .ctx = &l, .recv = local_recv, .send = local_send};
+        rc = exec_master(t, &link, res, failed, err);
     }
     for (int w = 0; w < l.n; w++) {
         close(l.task[w]); /* a worker still waiting reads the end and exits */
@@ -234,15 +276,29 @@ int sweep_run_local(struct sweep *sw, int nworkers, bool quiet, struct fs_err *e
     return rc;
 }
 
-int sweep_run_here(struct sweep *sw, bool quiet, struct fs_err *err)
+/* One job: the same records, computed here in index order. */
+static int run_here(const struct exec_tasks *t, struct exec_out *res, size_t *failed, struct fs_err *err)
 {
-    struct sweep_result res;
-    size_t fail = sw->npoints;
-    for (size_t i = 0; i < sw->npoints && fail == sw->npoints; i++) {
-        sweep_point(sw, i, &res);
-        keep(sw, &res, &fail, err);
-        if (!quiet && !res.code)
-            progress(sw, i + 1, &res);
+    size_t fail = t->n;
+    struct exec_head h;
+    struct exec_out out = {0};
+    memset(res, 0, t->n * sizeof *res);
+    for (size_t i = 0; i < t->n && fail == t->n; i++) {
+        exec_compute(t, (int64_t)i, &h, &out);
+        bool ok = h.err.code == 0;
+        keep(&h, &out, res, &fail, err);
+        if (ok && t->progress)
+            t->progress(t->ctx, i, &res[i], i + 1);
     }
-    return fail < sw->npoints ? err->code : 0;
+    *failed = fail;
+    return fail < t->n ? err->code : 0;
+}
+
+int exec_run(const struct exec_tasks *t, int jobs, struct exec_out *res, size_t *failed, struct fs_err *err)
+{
+    if (jobs > EXEC_MAX_JOBS)
+        jobs = EXEC_MAX_JOBS;
+    if ((size_t)jobs > t->n)
+        jobs = (int)t->n;
+    return jobs > 1 ? run_local(t, jobs, res, failed, err) : run_here(t, res, failed, err);
 }

@@ -130,15 +130,15 @@ static void build(struct lp *l, const struct alloc_problem *p, const double *c, 
             put(l, level, col, cq[j]);
             put(l, time, col, 1);
             put(l, 2 * m + j + 1, col, (double)k->count[q] * scale_of(p, k->rep[q]));
-            /* x - d <= e and x + d >= e */
+            /* x - d <= e and x + d >= e (free rows for a plain vertex) */
             double e = cq[j] > 0 ? p->gpus[j] / share : 0;
             int r = 2 * m + n + 2 * (col - 1) + 1;
             put(l, r, col, 1);
             put(l, r, l->nx + col, -1);
-            glp_set_row_bnds(l->g, r, GLP_UP, 0, e);
+            glp_set_row_bnds(l->g, r, p->vertex ? GLP_FR : GLP_UP, 0, e);
             put(l, r + 1, col, 1);
             put(l, r + 1, l->nx + col, 1);
-            glp_set_row_bnds(l->g, r + 1, GLP_LO, e, 0);
+            glp_set_row_bnds(l->g, r + 1, p->vertex ? GLP_FR : GLP_LO, e, 0);
         }
         /* A job that can run nowhere does not hold the level down. */
         if (runs)
@@ -180,6 +180,8 @@ int alloc_max_min(const struct alloc_problem *p, enum alloc_policy pol, double *
      * split, each class's distance counted once per job (warm-started
      * from stage one's basis, which stays feasible). */
     double t = glp_get_col_prim(l.g, l.t);
+    if (p->vertex)
+        goto done;
     glp_set_col_bnds(l.g, l.t, GLP_LO, t * (1 - ALLOC_LEVEL_TOL), 0);
     glp_set_obj_coef(l.g, l.t, 0);
     glp_set_obj_dir(l.g, GLP_MIN);
@@ -187,6 +189,7 @@ int alloc_max_min(const struct alloc_problem *p, enum alloc_policy pol, double *
         glp_set_obj_coef(l.g, l.nx + col, k.count[(col - 1) / p->ntypes]);
     if (!solve(l.g))
         goto out;
+done:
     for (int32_t i = 0; i < p->njobs; i++)
         for (int32_t j = 0; j < p->ntypes; j++) {
             double v = glp_get_col_prim(l.g, k.of[i] * p->ntypes + j + 1);

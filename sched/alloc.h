@@ -62,6 +62,9 @@ struct alloc_problem {
     const int32_t *scale;   /* [njobs]: GPUs the job runs on at once; NULL: 1 */
     const double *weight;   /* [njobs]: priority weight (> 0); NULL: 1 */
     const int32_t *gpus;    /* [ntypes]: GPUs of each type */
+    bool vertex;            /* skip the tie-break: keep the optimal vertex
+                               GLPK's simplex stops at (for measuring what
+                               the tie-break changes) */
 };
 
 /* Solve policy pol for p into x ([njobs * ntypes], row-major).

@@ -29,6 +29,7 @@ static const char *const method_names[] = {
     [JOB_METHOD_TRAIN] = "train",
     [JOB_METHOD_LORA] = "lora",
     [JOB_METHOD_INFER] = "infer",
+    [JOB_METHOD_QLORA] = "qlora",
 };
 
 const char *job_method_name(enum job_method m)

@@ -17,9 +17,9 @@ const char *job_kind_name(enum job_kind k);
 int job_kind_parse(const char *name);
 
 /* What a job given as a model spec does with its model. */
-enum job_method { JOB_METHOD_NONE, JOB_METHOD_TRAIN, JOB_METHOD_LORA, JOB_METHOD_INFER };
+enum job_method { JOB_METHOD_NONE, JOB_METHOD_TRAIN, JOB_METHOD_LORA, JOB_METHOD_INFER, JOB_METHOD_QLORA };
 
-/* "train", "lora", "infer" ("" for none). */
+/* "train", "lora", "infer", "qlora" ("" for none). */
 const char *job_method_name(enum job_method m);
 /* RET: the method called name, or -1. */
 int job_method_parse(const char *name);

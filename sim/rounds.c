@@ -182,7 +182,8 @@ static void reallocate(struct sim *s)
             if (r->alloc[i * nt + k] > 0)
                 sticky[a] = k;
     }
-    struct alloc_problem p = {.njobs = (int32_t)m, .ntypes = nt, .thr = thr, .scale = scale, .gpus = r->gpus};
+    struct alloc_problem p = {.njobs = (int32_t)m, .ntypes = nt, .thr = thr, .scale = scale, .gpus = r->gpus,
+                              .vertex = s->sc->lp_vertex};
     if (fifo(r)) {
         int32_t order[GPU_MAX_TYPES];
         for (int k = 0; k < nt; k++)

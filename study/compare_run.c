@@ -1,25 +1,13 @@
-/* compare_run.c - one run of a comparison, priced every way (compare_run.h). */
+/* compare_run.c - the runs of a comparison, each priced every way, on the
+ * executor (compare_run.h).  A run's result travels as its compare
+ * entry's bytes followed by its sorted waits. */
 #include "compare_run.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/json.h"
-
-/* A run's name fit for a CSV cell and a chart title. */
-static void set_name(struct compare_entry *e, const char *name, int i, const struct compare_entry *prev)
-{
-    snprintf(e->name, sizeof e->name, "%s", name);
-    for (char *p = e->name; *p; p++)
-        if (*p == ',' || *p == '\'' || *p == '"' || (unsigned char)*p < ' ')
-            *p = '_';
-    for (int k = 0; k < i; k++)
-        if (strcmp(prev[k].name, e->name) == 0) {
-            size_t len = strnlen(e->name, sizeof e->name - 8);
-            snprintf(e->name + len, sizeof e->name - len, " #%d", i + 1);
-            break;
-        }
-}
 
 /* The scenario (tree, named path) run again with $.cost.billing set to
  * billing: commitments dropped, and the elastic terms unless the billing
@@ -80,34 +68,117 @@ static int price_all(const cJSON *tree, const char *path, const struct scenario_
     return 0;
 }
 
-int compare_run(const char *path, const struct scenario_options *so, struct compare_entry *e, int i,
-                struct scenario **keep, struct fs_err *err)
+/* Run the scenario at path with so into e (zeroed first), priced also
+ * under the baseline's billing (bb, bc) and under every billing model, and
+ * named by so->policy or the scenario's name.  RET: 0 or an FS_E* code. */
+static int run_entry(const char *path, const struct scenario_options *so, enum cost_billing bb,
+                     enum cost_commit bc, struct compare_entry *e, struct fs_err *err)
 {
     struct run_result r = {0};
     cJSON *tree = NULL;
     int rc = json_load_file(path, &tree, err);
     if (rc == 0)
         rc = run_scenario(&(struct run_spec){.tree = tree, .path = path, .so = *so}, &r, err);
-    if (rc) {
-        cJSON_Delete(tree);
-        return rc;
-    }
-    enum cost_billing bb = i ? e[0].cost.billing : r.sc->cost.billing;
-    enum cost_commit bc = i ? e[0].cost.commit : r.sc->cost.commit;
-    compare_entry_fill(&e[i], &r, bb, bc);
-    set_name(&e[i], so->policy ? so->policy : r.sc->name, i, e);
-    if (i > 0 && e[i].fingerprint != e[0].fingerprint)
-        rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
-                     "compare runs one workload under each scenario", path, e[i].njobs, e[0].scenario,
-                     e[0].njobs);
-    if (rc == 0)
-        rc = price_all(tree, path, so, &r, &e[i], err);
-    if (rc == 0 && keep && !*keep) {
-        *keep = (struct scenario *)r.sc;
-        r.own_sc = false;
+    if (rc == 0) {
+        compare_entry_fill(e, &r, bb, bc);
+        snprintf(e->name, sizeof e->name, "%s", so->policy ? so->policy : r.sc->name);
+        rc = price_all(tree, path, so, &r, e, err);
     }
     run_result_free(&r);
     cJSON_Delete(tree);
     return rc;
 }
 
+struct ctx {
+    const struct compare_runs *c;
+    enum cost_billing bb;           /* the baseline's billing */
+    enum cost_commit bc;
+};
+
+/* Run i (an executor task): its entry's bytes, then its sorted waits. */
+static int run_one(void *vctx, size_t i, struct exec_out *out, struct fs_err *err)
+{
+    const struct ctx *x = vctx;
+    struct scenario_options so = x->c->so;
+    so.policy = x->c->policies[i];
+    static struct compare_entry e; /* large; one task at a time per process */
+    memset(&e, 0, sizeof e);
+    int rc = run_entry(x->c->paths[i], &so, x->bb, x->bc, &e, err);
+    if (rc == 0) {
+        double *waits = e.waits;
+        e.waits = NULL; /* the bytes carry no pointer */
+        exec_put(out, &e, sizeof e);
+        exec_put(out, waits, e.nwaits * sizeof *waits);
+        e.waits = waits;
+    }
+    compare_entry_free(&e);
+    return rc;
+}
+
+/* The entry of a result's bytes (its own copy of the waits). */
+static void unpack(const struct exec_out *res, struct compare_entry *e)
+{
+    memcpy(e, res->data, sizeof *e);
+    e->waits = xmalloc((e->nwaits + 1) * sizeof *e->waits);
+    memcpy(e->waits, res->data + sizeof *e, e->nwaits * sizeof *e->waits);
+}
+
+static void progress(void *vctx, size_t i, const struct exec_out *res, size_t done)
+{
+    const struct ctx *x = vctx;
+    const struct compare_entry *e = (const void *)res->data;
+    const char *what = x->c->policies[i] ? x->c->policies[i] : x->c->paths[i];
+    fprintf(stderr, "  [%zu/%d] %-24s utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", done, x->c->n,
+            what, e->st.utilization, e->st.wait_p95 / 3600, e->cost.month_usd);
+}
+
+/* Run i's name (its policy or its scenario's name) made fit for a CSV cell
+ * and a chart title, and unique among e[0..i). */
+static void set_name(struct compare_entry *e, int i)
+{
+    struct compare_entry *me = &e[i];
+    for (char *p = me->name; *p; p++)
+        if (*p == ',' || *p == '\'' || *p == '"' || (unsigned char)*p < ' ')
+            *p = '_';
+    for (int k = 0; k < i; k++)
+        if (strcmp(e[k].name, me->name) == 0) {
+            size_t len = strnlen(me->name, sizeof me->name - 8);
+            snprintf(me->name + len, sizeof me->name - len, " #%d", i + 1);
+            break;
+        }
+}
+
+int compare_runs(const struct compare_runs *c, struct compare_entry *e, struct scenario **sc0,
+                 struct fs_err *err)
+{
+    struct scenario_options so = c->so;
+    so.policy = c->policies[0];
+    *sc0 = NULL;
+    int rc = scenario_load(c->paths[0], &so, sc0, err);
+    if (rc)
+        return rc;
+    struct ctx x = {.c = c, .bb = (*sc0)->cost.billing, .bc = (*sc0)->cost.commit};
+    struct exec_tasks t = {.n = (size_t)c->n, .ctx = &x, .run = run_one, .progress = c->quiet ? NULL : progress};
+    struct exec_out res[COMPARE_MAX];
+    size_t failed;
+    rc = exec_run(&t, c->jobs, res, &failed, err);
+    /* In order, as one after another would: the first failure or the first
+     * workload that differs from the baseline's stops it. */
+    size_t upto = rc && failed == t.n ? 0 : failed; /* a worker died: no results */
+    for (size_t i = 0; i < upto; i++) {
+        unpack(&res[i], &e[i]);
+        set_name(e, (int)i);
+        if (i > 0 && e[i].fingerprint != e[0].fingerprint) {
+            rc = fs_fail(err, FS_EDATA, "%s: its workload (%zu jobs) differs from the baseline's, %s (%zu jobs); "
+                         "compare runs one workload under each scenario", c->paths[i], e[i].njobs, e[0].scenario,
+                         e[0].njobs);
+            break;
+        }
+    }
+    exec_results_free(res, (size_t)c->n);
+    if (rc) {
+        scenario_free(*sc0);
+        *sc0 = NULL;
+    }
+    return rc;
+}

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../reports/costing.h"
+#include "../run/exec.h"
 #include "../run/run.h"
 
 #define PLAN_MAX_TYPES 8
@@ -61,6 +62,14 @@ enum plan_state {
     FL_PASS          /* simulated, met every SLO on every seed */
 };
 
+/* One seed's run of a fleet, as the executor hands it back. */
+struct plan_seedrun {
+    int32_t rc;                       /* 0, PLAN_INTERRUPTED or the loader's code */
+    double m[METRIC_MAX];             /* metric_values */
+    double month[COST_BILLINGS];      /* simulated USD per month; < 0: no price */
+    char why[sizeof ((struct fs_err *)0)->msg]; /* rc != 0: the message */
+};
+
 /* One fleet's runs, seed by seed. */
 struct plan_result {
     double m[PLAN_MAX_SEEDS][METRIC_MAX];      /* metric_values */
@@ -74,6 +83,8 @@ struct plan_fleet {
     double kw;                        /* facility power at full load */
     bool down_fail;                   /* failed a down-closed SLO, or infeasible */
     struct plan_result *r;            /* when simulated */
+    struct plan_seedrun *runs;        /* every seed's run, once computed (ahead of
+                                         the search, too: plan_search.c) */
     char *why;                        /* FL_INFEASIBLE: the loader's message */
 };
 
@@ -112,12 +123,14 @@ struct plan {
     int nseeds;
     uint64_t seeds[PLAN_MAX_SEEDS];
     bool brute, quiet;
+    int jobs;                         /* executor workers (-j) */
     /* the search */
     size_t nfleets, ncands;
     struct plan_fleet *fleets;
     struct plan_cand *cands;          /* in search order */
     size_t *cand_at;                  /* [fleet x nbill + billing]: its index in cands */
-    size_t simulations;               /* seed runs */
+    size_t simulations;               /* seed runs the search used */
+    size_t ahead;                     /* cands before it are not worth running ahead */
     size_t brute_bound;               /* fleets a brute force would run x seeds */
     size_t fate[CF_COUNT];
     size_t violations;                /* --brute-force: passes a pruned search would skip */
@@ -145,12 +158,11 @@ cJSON *plan_tree(const struct plan *p, const uint16_t *n, int b);
 
 enum { PLAN_INTERRUPTED = 1 };
 
-/* Load fleet f (its r allocated) under seed k, with --growth applied to a
+/* Load the fleet of node counts n under seed k, with --growth applied to a
  * trace, run it and record its metrics and its cost under every billing
- * in f->r; count the simulation.  RET: 0, PLAN_INTERRUPTED (a signal
- * stopped the run), or the loader's error (FS_EDATA: the fleet cannot
- * host the workload). */
-int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *err);
+ * in out (out->rc: 0, PLAN_INTERRUPTED when a signal stopped the run, or
+ * the loader's error, FS_EDATA when the fleet cannot host the workload). */
+void plan_run_seed(const struct plan *p, const uint16_t *n, int k, struct plan_seedrun *out);
 
 /* Candidate c's simulated monthly cost: mean over seeds, and min and max
  * (either may be NULL). */

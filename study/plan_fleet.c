@@ -64,36 +64,38 @@ static void scale_trace(struct scenario *sc, double growth)
         sc->wl.jobs[i].submit = (fs_time)llround((double)sc->wl.jobs[i].submit / growth);
 }
 
-int plan_run_seed(struct plan *p, struct plan_fleet *f, int k, struct fs_err *err)
+void plan_run_seed(const struct plan *p, const uint16_t *n, int k, struct plan_seedrun *out)
 {
+    memset(out, 0, sizeof *out);
+    struct fs_err err = {0};
     struct scenario_options so = p->so;
     so.has_seed = true;
     so.seed = p->seeds[k];
-    cJSON *tree = plan_tree(p, f->n, -1);
+    cJSON *tree = plan_tree(p, n, -1);
     struct scenario *sc = NULL;
-    int rc = scenario_load_tree(tree, p->path, &so, &sc, err);
+    out->rc = scenario_load_tree(tree, p->path, &so, &sc, &err);
     cJSON_Delete(tree);
-    if (rc)
-        return rc;
+    if (out->rc) {
+        snprintf(out->why, sizeof out->why, "%s", err.msg);
+        return;
+    }
     if (p->trace && p->growth != 1)
         scale_trace(sc, p->growth);
     struct run_result r;
-    run_scenario(&(struct run_spec){.sc = sc}, &r, err);
-    p->simulations++;
+    run_scenario(&(struct run_spec){.sc = sc}, &r, &err);
     if (r.interrupted) {
-        rc = PLAN_INTERRUPTED;
+        out->rc = PLAN_INTERRUPTED;
     } else {
-        metric_values(&r, f->r->m[k]);
+        metric_values(&r, out->m);
         for (int b = 0; b < p->nbill; b++) {
             struct fleet_cost fc;
             enum cost_billing bill = p->bill[b];
             fleet_cost_compute(r.s, r.m, bill, bill == COST_CLOUD ? p->commit : COST_ON_DEMAND, &fc);
-            f->r->month[k][b] = fc.ok ? fc.month_usd : -1;
+            out->month[b] = fc.ok ? fc.month_usd : -1;
         }
     }
     run_result_free(&r);
     scenario_free(sc);
-    return rc;
 }
 
 double plan_cost(const struct plan *p, const struct plan_cand *c, double *min, double *max)
@@ -154,6 +156,7 @@ void plan_free(struct plan *p)
 {
     for (size_t i = 0; p->fleets && i < p->nfleets; i++) {
         free(p->fleets[i].r);
+        free(p->fleets[i].runs);
         free(p->fleets[i].why);
     }
     free(p->fleets);

@@ -161,23 +161,96 @@ static bool dominated(const struct plan *p, const struct fails *fl, const struct
     return false;
 }
 
-/* Simulate fleet f on every seed and judge it; record what its failure
- * implies.  RET: as plan_run_seed, but FS_EDATA makes the fleet FL_INFEASIBLE. */
+/* --- running ahead ------------------------------------------------------------ */
+
+/* The fleets whose seeds one executor call runs: task i is fleet
+ * id[i / nseeds] under seed i % nseeds. */
+struct batch {
+    const struct plan *p;
+    uint32_t id[EXEC_MAX_JOBS];
+    int n;
+};
+
+static int seed_task(void *ctx, size_t i, struct exec_out *out, struct fs_err *err)
+{
+    (void)err;
+    const struct batch *b = ctx;
+    const struct plan *p = b->p;
+    struct plan_seedrun sr;
+    plan_run_seed(p, p->fleets[b->id[i / (size_t)p->nseeds]].n, (int)(i % (size_t)p->nseeds), &sr);
+    exec_put(out, &sr, sizeof sr);
+    return 0; /* a seed's failure travels in sr.rc: evaluate judges it */
+}
+
+static bool in_batch(const struct batch *b, uint32_t id)
+{
+    for (int k = 0; k < b->n; k++)
+        if (b->id[k] == id)
+            return true;
+    return false;
+}
+
+/* Run every seed of fleet f, and with more than one worker, ahead of the
+ * search, the seeds of the next fleets in search order that it may visit
+ * (new, undominated now), until every worker has four runs.  A fleet's runs do
+ * not depend on when they are made, so the search takes the same path and
+ * counts the same simulations for any -j; runs ahead that it never uses
+ * cost only time.  RET: 0 or FS_EINTERNAL (a worker died). */
+static int run_ahead(struct plan *p, struct plan_fleet *f, const struct fails *fl, struct fs_err *err)
+{
+    static struct batch b;
+    b = (struct batch){.p = p, .n = 1};
+    b.id[0] = (uint32_t)(f - p->fleets);
+    /* Four runs a worker: fewer forks, and a slow run held up less. */
+    int want = p->jobs > 1 ? 4 * p->jobs : 0;
+    for (; p->ahead < p->ncands && b.n * p->nseeds < want && b.n < EXEC_MAX_JOBS; p->ahead++) {
+        const struct plan_cand *c = &p->cands[p->ahead];
+        struct plan_fleet *g = &p->fleets[c->fleet];
+        if (c->fate == CF_BEYOND && !g->runs && g->state == FL_NEW && !in_batch(&b, c->fleet) &&
+            !dominated(p, fl, g))
+            b.id[b.n++] = c->fleet;
+    }
+    size_t n = (size_t)b.n * (size_t)p->nseeds, failed;
+    struct exec_out *res = xcalloc(n, sizeof *res);
+    struct exec_tasks t = {.n = n, .ctx = &b, .run = seed_task};
+    int rc = exec_run(&t, p->jobs, res, &failed, err);
+    for (int k = 0; rc == 0 && k < b.n; k++) {
+        struct plan_fleet *g = &p->fleets[b.id[k]];
+        g->runs = xcalloc((size_t)p->nseeds, sizeof *g->runs);
+        for (int s = 0; s < p->nseeds; s++)
+            memcpy(&g->runs[s], res[(size_t)k * (size_t)p->nseeds + (size_t)s].data, sizeof g->runs[s]);
+    }
+    exec_results_free(res, n);
+    free(res);
+    return rc;
+}
+
+/* Simulate fleet f on every seed (or take the runs made ahead) and judge
+ * it; record what its failure implies.  RET: 0, PLAN_INTERRUPTED, or a
+ * seed's load error that is not the fleet's fault (FS_EDATA makes the
+ * fleet FL_INFEASIBLE). */
 static int evaluate(struct plan *p, struct plan_fleet *f, struct fails *fl, struct fs_err *err)
 {
+    int rc = f->runs ? 0 : run_ahead(p, f, fl, err);
+    if (rc)
+        return rc;
     f->r = xcalloc(1, sizeof *f->r);
     int down = 0, up = 0;
     for (int k = 0; k < p->nseeds; k++) {
-        int rc = plan_run_seed(p, f, k, err);
-        if (rc == FS_EDATA) {
+        const struct plan_seedrun *sr = &f->runs[k];
+        if (sr->rc == FS_EDATA) {
             f->state = FL_INFEASIBLE;
-            f->why = xstrdup(err->msg);
-            *err = (struct fs_err){0};
+            f->why = xstrdup(sr->why);
             down = 1;
             break;
         }
-        if (rc)
-            return rc;
+        if (sr->rc && sr->rc != PLAN_INTERRUPTED)
+            return fs_fail(err, sr->rc, "%s", sr->why);
+        p->simulations++;
+        if (sr->rc)
+            return PLAN_INTERRUPTED;
+        memcpy(f->r->m[k], sr->m, sizeof sr->m);
+        memcpy(f->r->month[k], sr->month, sizeof sr->month);
         for (int s = 0; s < p->nslos; s++) {
             if (slo_ok(&p->slos[s], f->r->m[k][p->slos[s].metric]))
                 continue;

@@ -165,11 +165,12 @@ void sweep_describe(const struct sweep *sw, size_t i, char *buf, size_t size)
         snprintf(buf + len, size - len, "%sseed %llu", len ? ", " : "", (unsigned long long)sw->seeds[si]);
 }
 
-void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
+/* Compute point i (an executor task): apply its values to a copy of the
+ * scenario, run it in memory and append its row.  RET: 0 or the run's
+ * code, with a message naming the grid, the point and its values. */
+static int sweep_point(void *ctx, size_t i, struct exec_out *out, struct fs_err *err)
 {
-    memset(res, 0, sizeof *res);
-    res->point = (int32_t)i;
-    struct fs_err err = {0};
+    const struct sweep *sw = ctx;
     struct scenario_options so = sw->so;
     if (sw->nseeds) {
         int vi[SWEEP_MAX_PARAMS], si;
@@ -179,24 +180,47 @@ void sweep_point(const struct sweep *sw, size_t i, struct sweep_result *res)
     }
     cJSON *tree = NULL;
     struct run_result r = {0};
-    int rc = point_tree(sw, i, &tree, &err);
+    int rc = point_tree(sw, i, &tree, err);
     if (rc == 0 &&
-        (rc = run_scenario(&(struct run_spec){.tree = tree, .path = sw->scenario, .so = so}, &r, &err)) != 0) {
+        (rc = run_scenario(&(struct run_spec){.tree = tree, .path = sw->scenario, .so = so}, &r, err)) != 0) {
         char what[512];
         sweep_describe(sw, i, what, sizeof what);
-        char msg[sizeof err.msg];
-        snprintf(msg, sizeof msg, "%s", err.msg);
-        fs_fail(&err, rc, "%s: point %zu (%s): %s", sw->grid, i, what, msg);
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        fs_fail(err, rc, "%s: point %zu (%s): %s", sw->grid, i, what, msg);
     }
     if (rc == 0) {
-        metric_values(&r, res->v);
-        res->seed = r.sc->seed;
+        struct sweep_row row = {.seed = r.sc->seed};
+        metric_values(&r, row.v);
+        exec_put(out, &row, sizeof row);
     }
-    res->code = rc;
-    if (rc)
-        snprintf(res->msg, sizeof res->msg, "%s", err.msg);
     run_result_free(&r);
     cJSON_Delete(tree);
+    return rc;
+}
+
+static void progress(void *ctx, size_t i, const struct exec_out *res, size_t done)
+{
+    const struct sweep *sw = ctx;
+    const struct sweep_row *row = (const void *)res->data;
+    char what[512];
+    sweep_describe(sw, i, what, sizeof what);
+    fprintf(stderr, "  [%zu/%zu] point %zu%s%s%s: utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", done,
+            sw->npoints, i, what[0] ? " (" : "", what, what[0] ? ")" : "", row->v[METRIC_UTILIZATION],
+            row->v[METRIC_WAIT_P95] / 3600, row->v[METRIC_COST_MONTH]);
+}
+
+int sweep_run(struct sweep *sw, int jobs, int rank, int nranks, bool quiet, struct fs_err *err)
+{
+    struct exec_tasks t = {.n = sw->npoints, .ctx = sw, .run = sweep_point, .progress = quiet ? NULL : progress};
+    struct exec_out *res = xcalloc(sw->npoints + 1, sizeof *res);
+    size_t failed;
+    int rc = nranks > 1 ? exec_mpi_run(&t, rank, res, &failed, err) : exec_run(&t, jobs, res, &failed, err);
+    for (size_t i = 0; rc == 0 && rank == 0 && i < sw->npoints; i++)
+        memcpy(&sw->rows[i], res[i].data, sizeof sw->rows[i]);
+    exec_results_free(res, sw->npoints);
+    free(res);
+    return rc;
 }
 
 static int load_seeds(struct sweep *sw, struct fs_err *err)

@@ -14,7 +14,8 @@
 static const char *const gpu_keys[] = {"name", "link", "memory_gb", "bandwidth_gbs",
                                        "bf16_tflops", "fp8_tflops", "tf32_tflops",
                                        "fp32_tflops", "mamf_bf16_tflops", "clock_mhz",
-                                       "link_gbs", "tdp_w", "idle_w"};
+                                       "link_gbs", "tdp_w", "idle_w", "memory_type",
+                                       "has_bf16", "int8_tops"};
 static const char *const gpu_vals[] = {
     NULL, /* the name argument */
     "\"nvlink\"",
@@ -29,6 +30,9 @@ static const char *const gpu_vals[] = {
     "{\"value\": 450, \"source\": \"S\"}",
     "{\"value\": 700, \"source\": \"S\"}",
     "{\"value\": 70, \"source\": \"A\"}",
+    "\"hbm3\"",
+    "true",
+    "{\"value\": 1979, \"source\": \"S\"}",
 };
 
 /* A valid GPU object called name, except that key's value text is repl:
@@ -340,6 +344,12 @@ static void test_unknown_key(void)
 
 static void test_missing_field(void)
 {
+    EXPECT_ERR(catalog(gpu_obj("b", "memory_type", "\"hbm-3\"")), FS_EDATA,
+               "$.gpus[1].memory_type: unknown memory type \"hbm-3\"; did you mean \"hbm3\"?");
+    EXPECT_ERR(catalog(gpu_obj("b", "has_bf16", "1")), FS_EDATA,
+               "$.gpus[1].has_bf16: expected true or false");
+    EXPECT_ERR(catalog(gpu_obj("b", "int8_tops", "{\"value\": -1, \"source\": \"S\"}")), FS_EDATA,
+               "$.gpus[1].int8_tops.value: must be >= 0, got -1");
     EXPECT_ERR(catalog(gpu_obj("b", "tdp_w", NULL)), FS_EDATA,
                "$.gpus[1]: missing key \"tdp_w\"");
     EXPECT_ERR(catalog(gpu_obj("b", "memory_gb", "{\"value\": 80}")), FS_EDATA,

@@ -279,8 +279,8 @@ static double jnum(const cJSON *o, const char *k)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* compare.json's billing contract, through compare_run as `fleetsim
- * compare` runs it: every run priced seven ways, the fixed lines against
+/* compare.json's billing contract, through compare_runs as `fleetsim
+ * compare` runs it (two workers): every run priced seven ways, the fixed lines against
  * hand computations from prices.json, the elastic line from the scenario
  * run as an elastic pool, the break-evens where the lines cross, and the
  * summary ahead of the first table. */
@@ -288,13 +288,13 @@ static void test_billing_contract(void)
 {
     const char *paths[2] = {scenario("{\"billing\": \"cloud\"}", 172800, "fifo"),
                             scenario("{\"billing\": \"leased\"}", 172800, "best-fit")};
-    struct scenario_options so = {.catalog = tu_path("models/data/gpus.json")};
-    struct compare_entry e[2];
+    struct compare_runs cr = {.n = 2, .paths = {paths[0], paths[1]}, .jobs = 2, .quiet = true,
+                              .so = {.catalog = tu_path("models/data/gpus.json")}};
+    static struct compare_entry e[COMPARE_MAX];
     struct scenario *sc0 = NULL;
     struct fs_err err = {0};
     memset(e, 0, sizeof e);
-    for (int i = 0; i < 2; i++)
-        CU_ASSERT_EQUAL_FATAL(compare_run(paths[i], &so, e, i, &sc0, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(compare_runs(&cr, e, &sc0, &err), 0);
     char dir[] = "/tmp/fleetsim-compare-XXXXXX", path[600];
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     setenv("FLEETSIM_GNUPLOT", "/nonexistent/gnuplot", 1);

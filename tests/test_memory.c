@@ -321,7 +321,35 @@ static void test_more_work_needs_more(void)
     CU_ASSERT(mem_estimate(&llama70, &i).per_gpu_gb > d);
 }
 
+/* QLoRA (Dettmers et al. 2023): the 13B base at 4.127 bits is 6.71 GB;
+ * with 1 % adapters (0.13 B parameters: 0.26 GB of weights, 0.26 GB of
+ * gradients, 1.56 GB of Adam state), activations for one 2048-token
+ * sequence (40 layers of 5120: 2048 x 5120 x 114 B = 1.195 GB) and 2 GB of
+ * runtime it needs 11.99 GB: one RTX 4090; the same job with a BF16 base
+ * (LoRA) needs 26 GB of weights alone. */
+static void test_13b_qlora_fits_4090(void)
+{
+    double q = mem_llm_gb(13e9, MEM_QLORA, 2, 1);
+    CU_ASSERT_DOUBLE_EQUAL(q, 13 * 4.127 / 8 + 0.26 + 0.26 + 1.56 + 2048 * 5120 * 114e-9 + 2, 1e-6);
+    CU_ASSERT(q <= RTX4090_GB);
+    CU_ASSERT(mem_llm_gb(13e9, MEM_LORA, 2, 1) > RTX4090_GB);
+}
+
+/* One rule for inference jobs and service replicas: weights + 0.4 of the
+ * weight bytes of KV allowance + 2 GB: 7B BF16 21.6 GB (one RTX 4090),
+ * 70B BF16 198 GB (never one H200 of 141 GB). */
+static void test_inference_rule(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(mem_llm_gb(7e9, MEM_INFER, 2, 1), 14 * 1.4 + 2, 1e-9);
+    CU_ASSERT(mem_llm_gb(7e9, MEM_INFER, 2, 1) <= RTX4090_GB);
+    CU_ASSERT_DOUBLE_EQUAL(mem_llm_gb(70e9, MEM_INFER, 2, 1), 140 * 1.4 + 2, 1e-9);
+    CU_ASSERT(mem_llm_gb(70e9, MEM_INFER, 2, 1) > 141);
+    CU_ASSERT_DOUBLE_EQUAL(mem_llm_gb(70e9, MEM_INFER, 2, 2), 140 * 1.4 / 2 + 2, 1e-9);
+}
+
 static CU_TestInfo memory_tests[] = {
+    {"13B QLoRA fits one RTX 4090, 13B LoRA does not", test_13b_qlora_fits_4090},
+    {"the inference rule jobs and services share", test_inference_rule},
     {"KV bytes per token (GQA and MHA)", test_kv_bytes_per_token},
     {"70B BF16 inference does not fit one GPU", test_70b_inference_one_gpu},
     {"70B on 2 x H100 fits only with a small KV budget", test_70b_inference_two_h100},

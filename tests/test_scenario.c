@@ -183,7 +183,7 @@ static void test_relative_paths(void)
     free(catalog);
     /* The other model files are read from beside the catalog. */
     static const char *const beside[] = {"workloads.json", "nodes.json", "power.json",
-                                         "prices.json"};
+                                         "prices.json", "llm.json"};
     for (size_t k = 0; k < FS_ARRAY_LEN(beside); k++) {
         char from[128], to[160];
         snprintf(from, sizeof from, "models/data/%s", beside[k]);
@@ -461,10 +461,12 @@ static struct scenario *load_spec(const char *fleet, const char *csv, struct fs_
     return sc;
 }
 
-/* Model-spec jobs get their memory from models/memory, and the scheduler's
- * filter keeps them off GPUs too small: a 7B model served in BF16 (about
- * 33 GB with its KV cache) never lands on a 24 GB RTX 4090, even under
- * first fit with the 4090s first; a 7B LoRA job (about 18 GB) may; and a 70B
+/* Model-spec jobs get their memory from models/memory (the rule service
+ * replicas use), and the scheduler's filter keeps them off GPUs too small:
+ * a 13B model served in BF16 (26 GB of weights) never lands on a 24 GB RTX
+ * 4090, even under first fit with the 4090s first; a 7B LoRA job (about
+ * 18 GB), a 7B BF16 inference job (14 GB of weights and a KV allowance)
+ * and a 13B QLoRA job (4-bit base, about 7 GB of weights) may; and a 70B
  * BF16 model on one GPU can never run on a fleet of 4090s. */
 static void test_model_spec(void)
 {
@@ -472,8 +474,10 @@ static void test_model_spec(void)
     int rc;
     const char *fleet = "\"fleet\": [{\"gpu\": \"rtx4090\", \"nodes\": 1, \"gpus_per_node\": 8},"
                         "{\"gpu\": \"a100-sxm-80\", \"nodes\": 1, \"gpus_per_node\": 8}]";
-    struct scenario *sc = load_spec(fleet, SPEC_HDR "1,0,infer,a,1,0,,600,a100-sxm-80,7,,infer\n"
-                                                    "2,0,finetune,a,1,0,,,a100-sxm-80,7,1e7,lora\n",
+    struct scenario *sc = load_spec(fleet, SPEC_HDR "1,0,infer,a,1,0,,600,a100-sxm-80,13,,infer\n"
+                                                    "2,0,finetune,a,1,0,,,a100-sxm-80,7,1e7,lora\n"
+                                                    "3,0,infer,a,1,0,,600,a100-sxm-80,7,,infer\n"
+                                                    "4,0,finetune,a,1,0,,600,a100-sxm-80,13,,qlora\n",
                                     &err, &rc);
     if (rc)
         printf("\n    %s", err.msg);
@@ -481,6 +485,9 @@ static void test_model_spec(void)
     const struct job *infer = &sc->wl.jobs[0], *lora = &sc->wl.jobs[1];
     CU_ASSERT(infer->gpu_mem_gb > 24 && infer->gpu_mem_gb < 80);
     CU_ASSERT(lora->gpu_mem_gb > 14 && lora->gpu_mem_gb < 24);
+    CU_ASSERT(sc->wl.jobs[2].gpu_mem_gb > 14 && sc->wl.jobs[2].gpu_mem_gb < 24);
+    CU_ASSERT(sc->wl.jobs[3].gpu_mem_gb > 6.7 && sc->wl.jobs[3].gpu_mem_gb < 24);
+    CU_ASSERT_EQUAL(sc->wl.jobs[3].method, JOB_METHOD_QLORA);
     /* 4 x 7e9 x 1e7 LoRA FLOPs on the reference A100 at its tensor share. */
     const struct perf_workload *w = &sc->perf->w[lora->workload];
     double want = 4 * 7e9 * 1e7 / (sc->cat->types[sc->perf->ref].mamf_bf16_tflops * 1e12) / w->share[PERF_TENSOR];
@@ -490,6 +497,8 @@ static void test_model_spec(void)
     int rtx = gpu_catalog_find(sc->cat, "rtx4090");
     CU_ASSERT_NOT_EQUAL(s->jobs[0].type, rtx);
     CU_ASSERT_EQUAL(s->jobs[1].type, rtx);
+    CU_ASSERT_EQUAL(s->jobs[2].type, rtx);
+    CU_ASSERT_EQUAL(s->jobs[3].type, rtx);
     sim_free(s);
     scenario_free(sc);
 

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "../base/base.h"
+#include "../run/exec.h"
 #include "../run/run.h"
 
 #define FLEETSIM_VERSION "0.1.0"
@@ -33,6 +34,10 @@ const char *cli_default_catalog(void);
 /* -o PATH into *out for the subcommand cmd.  RET: 0, or 64 with the
  * message printed when PATH is empty (an unset $OUTDIR). */
 int cli_parse_output(const char *cmd, const char *arg, const char **out);
+
+/* -j N (1..EXEC_MAX_JOBS worker processes) for command cmd into *jobs.
+ * RET: 0, or 64 with the message printed unless mute. */
+int cli_parse_jobs(const char *arg, const char *cmd, bool mute, int *jobs);
 
 /* --seed N into so.  RET: 0, or 64 with the message printed. */
 int cli_parse_seed(const char *arg, struct scenario_options *so);

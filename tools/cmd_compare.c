@@ -5,17 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../reports/compare.h"
-#include "../reports/metrics.h"
 #include "../study/compare_run.h"
 #include "cli.h"
-
-#define COMPARE_MAX 64
 
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [--seed N] [--catalog FILE] [--quiet]\n"
+    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N] [--catalog FILE] [--quiet]\n"
                "       fleetsim compare SCENARIO --policies P1,P2,... [-o DIR] [...]\n\n"
                "Run the same workload under each scenario (or SCENARIO under each policy) and write\n"
                "compare.json, report.md and report.html (self-contained, with charts) to DIR\n"
@@ -26,6 +22,8 @@ static int usage(int code)
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
     fprintf(f, "\n"
+               "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
+               "                        CPUs); the outputs are the same bytes for any N\n"
                "  -s, --seed N          override every scenario's seed\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "  -q, --quiet           print nothing but errors\n"
@@ -41,15 +39,15 @@ int cmd_compare(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
     char *policies = NULL;
     bool quiet = false;
-    int c;
+    int c, jobs = exec_cpus();
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:P:s:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             if (cli_parse_output("compare", optarg, &dir))
@@ -61,6 +59,10 @@ int cmd_compare(int argc, char **argv)
                 return 64;
             break;
         case 'c': so.catalog = optarg; break;
+        case 'j':
+            if (cli_parse_jobs(optarg, "compare", false, &jobs))
+                return 64;
+            break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
         case ':':
@@ -113,18 +115,16 @@ int cmd_compare(int argc, char **argv)
     }
 
     static struct compare_entry e[COMPARE_MAX];
+    static struct compare_runs cr;
+    cr = (struct compare_runs){.n = n, .so = so, .jobs = jobs, .quiet = quiet};
+    for (int i = 0; i < n; i++) {
+        cr.paths[i] = list ? argv[optind] : runs[i];
+        cr.policies[i] = list ? runs[i] : NULL;
+    }
     struct scenario *sc0 = NULL;
     struct fs_err err = {0};
-    int rc = 0;
     memset(e, 0, sizeof e);
-    for (int i = 0; i < n && rc == 0; i++) {
-        const char *path = list ? argv[optind] : runs[i];
-        so.policy = list ? runs[i] : NULL;
-        rc = compare_run(path, &so, e, i, &sc0, &err);
-        if (rc == 0 && !quiet)
-            fprintf(stderr, "  [%d/%d] %-24s utilization %.3f, p95 wait %.2f h, %.2f USD per month\n", i + 1, n,
-                    e[i].name, e[i].st.utilization, e[i].st.wait_p95 / 3600, e[i].cost.month_usd);
-    }
+    int rc = compare_runs(&cr, e, &sc0, &err);
     char fallback[512];
     if (rc == 0) {
         if (!dir) {

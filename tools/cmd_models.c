@@ -2,8 +2,10 @@
  * derived from it, so anyone can check the calibrated figures. */
 #include <cjson/cJSON.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../models/memory.h"
@@ -13,11 +15,23 @@
 static int usage(int code)
 {
     fprintf(code ? stderr : stdout,
-            "usage: fleetsim models [--json] [--catalog FILE]\n\n"
+            "usage: fleetsim models [--json] [--catalog FILE]\n"
+            "       fleetsim models [--json] --calibration\n"
+            "       fleetsim models [--json] --llm PARAMS_B [--precision fp16|bf16|fp8|int8|int4]\n"
+            "                       [--phase prefill|decode|offline] [--batch N|max]\n"
+            "                       [--input-tokens N] [--output-tokens N] [--kv-budget-gb X]\n\n"
             "Print the GPU catalog and what the models derive from it: per-GPU throughput\n"
             "of each workload relative to the reference GPU, memory fit of reference models\n"
-            "(7B, 13B, 70B; train, LoRA, inference on one GPU), power at 0-100 %% load, and\n"
-            "the node templates.  --json prints the same as one JSON object on stdout.\n");
+            "(7B, 13B, 70B; train, LoRA, QLoRA, inference on one GPU), power at 0-100 %% load, and\n"
+            "the node templates with their DC power.  --json prints the same as one JSON\n"
+            "object on stdout.\n\n"
+            "--calibration prints the LLM serving model's fitted parameters and every\n"
+            "calibration point of llm.json: fitted or held out, measured, model, error.\n\n"
+            "--llm answers, for every GPU type, whether a PARAMS_B-billion-parameter model\n"
+            "(Llama-3-style architecture) fits, on how few GPUs (tensor parallel, one node),\n"
+            "the largest batch memory allows and the tokens/s per GPU.  Defaults: bf16 (fp16\n"
+            "where the GPU has no BF16), offline, batch max, 512 input and 128 output tokens,\n"
+            "KV cache = what the weights leave of 90 %% of memory.\n");
     return code;
 }
 
@@ -37,8 +51,20 @@ static const struct {
 } ref_jobs[] = {
     {"train", {.method = MEM_TRAIN, .gpus = 1, .seq_len = 4096, .micro_batch = 1}},
     {"lora", {.method = MEM_LORA, .gpus = 1, .seq_len = 2048, .micro_batch = 1, .lora_fraction = 0.005}},
-    {"infer", {.method = MEM_INFER, .gpus = 1, .seq_len = 4096, .micro_batch = 8, .kv_budget_gb = -1}},
+    {"qlora", {.method = MEM_QLORA, .gpus = 1, .seq_len = 2048, .micro_batch = 1, .lora_fraction = 0.005}},
+    {"infer", {.method = MEM_INFER, .gpus = 1}},
 };
+
+/* Reference model i doing reference job k: inference reserves the KV
+ * allowance jobs and service replicas share (MEM_KV_FRACTION). */
+static struct mem_need ref_need(size_t i, size_t k)
+{
+    struct mem_job j = ref_jobs[k].j;
+    const struct mem_model *m = &ref_models[i].m;
+    if (j.method == MEM_INFER)
+        j.kv_budget_gb = MEM_KV_FRACTION * m->bytes_per_param * m->params / 1e9;
+    return mem_estimate(m, &j);
+}
 
 static const double loads[] = {0, 0.25, 0.5, 0.75, 1};
 
@@ -85,7 +111,7 @@ static cJSON *build(const struct model_set *ms)
         for (size_t k = 0; k < FS_ARRAY_LEN(ref_jobs); k++) {
             char key[32];
             snprintf(key, sizeof key, "%s-%s", ref_models[i].name, ref_jobs[k].name);
-            struct mem_need need = mem_estimate(&ref_models[i].m, &ref_jobs[k].j);
+            struct mem_need need = ref_need(i, k);
             cJSON *o = cJSON_AddObjectToObject(mem, key);
             cJSON_AddNumberToObject(o, "per_gpu_gb", need.per_gpu_gb);
             cJSON *fits = cJSON_AddObjectToObject(o, "fits_one_gpu");
@@ -151,7 +177,7 @@ static void print_text(const struct model_set *ms)
     printf("\n");
     for (size_t i = 0; i < FS_ARRAY_LEN(ref_models); i++)
         for (size_t k = 0; k < FS_ARRAY_LEN(ref_jobs); k++) {
-            struct mem_need need = mem_estimate(&ref_models[i].m, &ref_jobs[k].j);
+            struct mem_need need = ref_need(i, k);
             printf("  %3s %-8s %8.1f", ref_models[i].name, ref_jobs[k].name, need.per_gpu_gb);
             for (int t = 0; t < cat->n; t++)
                 printf(" %12s", need.per_gpu_gb <= cat->types[t].memory_gb ? "*" : "-");
@@ -182,27 +208,233 @@ static void print_text(const struct model_set *ms)
     }
 }
 
+#define LLM_MAX_PARAMS_B 10000  /* 10 T parameters: beyond any model built */
+#define LLM_MAX_TOKENS 1048576
+
+/* Option values: a usage error (64) names the option and the value. */
+static int bad_value(const char *opt, const char *arg, const char *want)
+{
+    fprintf(stderr, "fleetsim: models: %s \"%s\": %s\n", opt, arg, want);
+    return 64;
+}
+
+static int parse_real(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(v) || v < lo || v > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "expected a number in [%g, %g]", lo, hi);
+        return bad_value(opt, arg, want);
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *opt, const char *arg, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end || v < lo || v > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "expected an integer in [%d, %d]", lo, hi);
+        return bad_value(opt, arg, want);
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_name(const char *opt, const char *arg, const char *const *names, int n, int *out)
+{
+    char want[96];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(arg, names[i]) == 0)
+            return *out = i, 0;
+        k += snprintf(want + k, sizeof want - (size_t)k, "%s%s", i ? ", " : "expected one of ", names[i]);
+    }
+    return bad_value(opt, arg, want);
+}
+
+/* {"llm": {the inputs}, "gpus": {"<type>": {"fits", "gpus", "max_batch",
+ * "tokens_per_s_per_gpu", "precision", "reason"}}}. */
+static cJSON *llm_json(const struct model_set *ms, const struct llm_query *q, const char *params_arg)
+{
+    struct llm_arch a = llm_arch_default(q->params);
+    cJSON *root = cJSON_CreateObject(), *in = cJSON_AddObjectToObject(root, "llm");
+    cJSON_AddNumberToObject(in, "params_b", atof(params_arg));
+    cJSON *arch = cJSON_AddObjectToObject(in, "architecture");
+    cJSON_AddStringToObject(arch, "family", "llama3-style: hidden = 128 x layers, 8 KV heads of 128");
+    cJSON_AddNumberToObject(arch, "layers", a.layers);
+    cJSON_AddNumberToObject(arch, "hidden", a.hidden);
+    cJSON_AddNumberToObject(arch, "kv_dim", a.kv_dim);
+    cJSON_AddStringToObject(in, "precision", q->prec == LLM_PRECISIONS ? "default" : llm_precision_names[q->prec]);
+    cJSON_AddStringToObject(in, "phase", llm_phase_names[q->phase]);
+    if (q->batch > 0)
+        cJSON_AddNumberToObject(in, "batch", q->batch);
+    else
+        cJSON_AddStringToObject(in, "batch", "max");
+    cJSON_AddNumberToObject(in, "input_tokens", q->input_tokens);
+    cJSON_AddNumberToObject(in, "output_tokens", q->output_tokens);
+    if (q->kv_budget_gb >= 0)
+        cJSON_AddNumberToObject(in, "kv_budget_gb", q->kv_budget_gb);
+    else
+        cJSON_AddNullToObject(in, "kv_budget_gb");
+    cJSON *gpus = cJSON_AddObjectToObject(root, "gpus");
+    for (int t = 0; t < ms->cat->n; t++) {
+        struct llm_answer r = llm_serve(ms->llm, t, q);
+        cJSON *o = cJSON_AddObjectToObject(gpus, ms->cat->types[t].name);
+        cJSON_AddBoolToObject(o, "fits", r.fits);
+        cJSON_AddNumberToObject(o, "gpus", r.gpus);
+        cJSON_AddNumberToObject(o, "max_batch", r.max_batch);
+        cJSON_AddNumberToObject(o, "tokens_per_s_per_gpu", r.tokens_per_s_per_gpu);
+        cJSON_AddStringToObject(o, "precision", llm_precision_names[r.prec]);
+        cJSON_AddStringToObject(o, "reason", r.reason);
+    }
+    return root;
+}
+
+static void print_llm(const cJSON *root)
+{
+    const cJSON *in = cJSON_GetObjectItem(root, "llm"), *arch = cJSON_GetObjectItem(in, "architecture");
+    printf("%g B parameters (%d layers x %d, KV dim %d), precision %s, %s, batch %s, %d in / %d out tokens\n",
+           cJSON_GetObjectItem(in, "params_b")->valuedouble, cJSON_GetObjectItem(arch, "layers")->valueint,
+           cJSON_GetObjectItem(arch, "hidden")->valueint, cJSON_GetObjectItem(arch, "kv_dim")->valueint,
+           cJSON_GetObjectItem(in, "precision")->valuestring, cJSON_GetObjectItem(in, "phase")->valuestring,
+           cJSON_IsString(cJSON_GetObjectItem(in, "batch")) ? "max" : "fixed",
+           cJSON_GetObjectItem(in, "input_tokens")->valueint, cJSON_GetObjectItem(in, "output_tokens")->valueint);
+    printf("  %-14s %-5s %4s %9s %12s  %s\n", "type", "prec", "GPUs", "max batch", "tok/s/GPU", "");
+    for (const cJSON *g = cJSON_GetObjectItem(root, "gpus")->child; g; g = g->next) {
+        if (cJSON_IsTrue(cJSON_GetObjectItem(g, "fits")))
+            printf("  %-14s %-5s %4d %9d %12.1f\n", g->string, cJSON_GetObjectItem(g, "precision")->valuestring,
+                   cJSON_GetObjectItem(g, "gpus")->valueint, cJSON_GetObjectItem(g, "max_batch")->valueint,
+                   cJSON_GetObjectItem(g, "tokens_per_s_per_gpu")->valuedouble);
+        else
+            printf("  %-14s %-5s    -         -            -  %s\n", g->string,
+                   cJSON_GetObjectItem(g, "precision")->valuestring, cJSON_GetObjectItem(g, "reason")->valuestring);
+    }
+}
+
+static const char *point_unit(const struct llm_point *p)
+{
+    return p->kind == LLM_PT_STEP ? "ms" : "x";
+}
+
+static double point_scale(const struct llm_point *p)
+{
+    return p->kind == LLM_PT_STEP ? 1e3 : 1;
+}
+
+static cJSON *calibration_json(const struct llm_model *lm)
+{
+    cJSON *root = cJSON_CreateObject(), *f = cJSON_AddObjectToObject(root, "fitted");
+    cJSON *eta = cJSON_AddObjectToObject(f, "bandwidth_efficiency");
+    for (int k = 0; k < LLM_MEM_KINDS; k++)
+        cJSON_AddNumberToObject(eta, llm_memory_kinds[k], lm->eta[k]);
+    cJSON_AddNumberToObject(f, "tensor_efficiency", lm->mu);
+    cJSON_AddNumberToObject(f, "link_efficiency", lm->link_eff);
+    cJSON_AddStringToObject(f, "serving_stack", lm->stacks[lm->serving]);
+    cJSON *st = cJSON_AddObjectToObject(f, "layer_overhead_us");
+    for (int s = 0; s < lm->nstacks; s++) {
+        cJSON *o = cJSON_AddObjectToObject(st, lm->stacks[s]);
+        cJSON_AddNumberToObject(o, "base", lm->tau0[s] * 1e6);
+        cJSON_AddNumberToObject(o, "per_tp_doubling", lm->tau1[s] * 1e6);
+    }
+    cJSON_AddNumberToObject(f, "fit_rms_error", lm->fit_rms);
+    cJSON_AddNumberToObject(f, "fit_max_error", lm->fit_max);
+    cJSON *pts = cJSON_AddArrayToObject(root, "points");
+    for (int i = 0; i < lm->npoints; i++) {
+        const struct llm_point *p = &lm->points[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "id", p->id);
+        cJSON_AddStringToObject(o, "use", p->fit ? "fit" : "holdout");
+        cJSON_AddStringToObject(o, "source", p->source);
+        cJSON_AddStringToObject(o, "unit", point_unit(p));
+        cJSON_AddNumberToObject(o, "measured", p->measured * point_scale(p));
+        cJSON_AddNumberToObject(o, "model", p->model * point_scale(p));
+        cJSON_AddNumberToObject(o, "error", p->model / p->measured - 1);
+        cJSON_AddNumberToObject(o, "tolerance", p->tol);
+        cJSON_AddStringToObject(o, "known_miss", p->known_miss);
+        cJSON_AddItemToArray(pts, o);
+    }
+    return root;
+}
+
+static void print_calibration(const struct llm_model *lm)
+{
+    printf("LLM serving model, fitted on the \"fit\" points of llm.json\n  bandwidth efficiency:");
+    for (int k = 0; k < LLM_MEM_KINDS; k++)
+        printf(" %s %.3f", llm_memory_kinds[k], lm->eta[k]);
+    printf("\n  tensor efficiency %.3f, link efficiency %.3f\n  per-layer step overhead (us, + per doubling of TP):", lm->mu, lm->link_eff);
+    for (int s = 0; s < lm->nstacks; s++)
+        printf(" %s%s %.1f + %.1f", lm->stacks[s], s == lm->serving ? " (serving)" : "", lm->tau0[s] * 1e6,
+               lm->tau1[s] * 1e6);
+    printf("\n");
+    printf("  fit: rms relative error %.3f, max %.3f\n\n", lm->fit_rms, lm->fit_max);
+    printf("  %-40s %-7s %-12s %10s %10s %7s %5s\n", "point", "use", "source", "measured", "model", "error", "tol");
+    for (int i = 0; i < lm->npoints; i++) {
+        const struct llm_point *p = &lm->points[i];
+        double e = p->model / p->measured - 1;
+        printf("  %-40s %-7s %-12s %8.4g%-2s %8.4g%-2s %+6.1f%% %4.0f%%%s\n", p->id, p->fit ? "fit" : "holdout",
+               p->source, p->measured * point_scale(p), point_unit(p), p->model * point_scale(p), point_unit(p),
+               100 * e, 100 * p->tol, p->known_miss[0] ? "  known miss" : fabs(e) <= p->tol ? "" : "  OUT");
+    }
+}
+
 int cmd_models(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'j'},
         {"catalog", required_argument, NULL, 'c'},
+        {"calibration", no_argument, NULL, 'C'},
+        {"llm", required_argument, NULL, 'L'},
+        {"precision", required_argument, NULL, 'p'},
+        {"phase", required_argument, NULL, 'P'},
+        {"batch", required_argument, NULL, 'b'},
+        {"input-tokens", required_argument, NULL, 'i'},
+        {"output-tokens", required_argument, NULL, 'o'},
+        {"kv-budget-gb", required_argument, NULL, 'k'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *catalog = NULL;
-    bool json = false;
-    int c;
+    const char *catalog = NULL, *llm_arg = NULL;
+    bool json = false, calibration = false;
+    struct llm_query q = {.prec = LLM_PRECISIONS, .phase = LLM_OFFLINE, .input_tokens = 512,
+                          .output_tokens = 128, .kv_budget_gb = -1};
+    int c, nllm = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        int rc = 0;
         switch (c) {
         case 'j': json = true; break;
         case 'c': catalog = optarg; break;
+        case 'C': calibration = true; break;
+        case 'L': llm_arg = optarg; break;
+        case 'p': rc = parse_name("--precision", optarg, llm_precision_names, LLM_PRECISIONS, (int *)&q.prec); nllm++; break;
+        case 'P': rc = parse_name("--phase", optarg, llm_phase_names, LLM_PHASES, (int *)&q.phase); nllm++; break;
+        case 'b': rc = strcmp(optarg, "max") == 0 ? 0 : parse_int("--batch", optarg, 1, LLM_MAX_BATCH, &q.batch); nllm++; break;
+        case 'i': rc = parse_int("--input-tokens", optarg, 1, LLM_MAX_TOKENS, &q.input_tokens); nllm++; break;
+        case 'o': rc = parse_int("--output-tokens", optarg, 1, LLM_MAX_TOKENS, &q.output_tokens); nllm++; break;
+        case 'k': rc = parse_real("--kv-budget-gb", optarg, 0, 1e6, &q.kv_budget_gb); nllm++; break;
         case 'h': return usage(0);
         default:
             fprintf(stderr, "fleetsim: models: unknown or incomplete option %s\n", argv[optind - 1]);
             return usage(64);
         }
+        if (rc)
+            return rc;
+    }
+    if (llm_arg && parse_real("--llm", llm_arg, 0.01, LLM_MAX_PARAMS_B, &q.params))
+        return 64;
+    q.params *= 1e9;
+    if (nllm && !llm_arg) {
+        fprintf(stderr, "fleetsim: models: --precision, --phase, --batch, --input-tokens, --output-tokens "
+                "and --kv-budget-gb go with --llm\n");
+        return usage(64);
+    }
+    if (llm_arg && calibration) {
+        fprintf(stderr, "fleetsim: models: --llm and --calibration are separate queries\n");
+        return usage(64);
     }
     if (optind != argc) {
         fprintf(stderr, "fleetsim: models: unexpected argument \"%s\"\n", argv[optind]);
@@ -211,7 +443,19 @@ int cmd_models(int argc, char **argv)
     struct model_set ms;
     struct fs_err err = {0};
     int rc = model_set_load(catalog ? catalog : cli_default_catalog(), &ms, &err);
-    if (rc == 0 && json) {
+    if (rc == 0 && (llm_arg || calibration)) {
+        cJSON *root = llm_arg ? llm_json(&ms, &q, llm_arg) : calibration_json(ms.llm);
+        if (json) {
+            char *text = cJSON_Print(root);
+            puts(text);
+            cJSON_free(text);
+        } else if (llm_arg) {
+            print_llm(root);
+        } else {
+            print_calibration(ms.llm);
+        }
+        cJSON_Delete(root);
+    } else if (rc == 0 && json) {
         cJSON *root = build(&ms);
         char *text = cJSON_Print(root);
         puts(text);

@@ -22,7 +22,7 @@ static int usage(int code)
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim plan SCENARIO [--types T1,T2,...] [--max-nodes N]\n"
                "                     [--billing owned,leased,cloud] [--slo KEY<=V,...] [--power-kw KW]\n"
-               "                     [--growth G] [--seeds 1,2,3] [--brute-force] [-o DIR] [-q]\n\n"
+               "                     [--growth G] [--seeds 1,2,3] [--brute-force] [-j N] [-o DIR] [-q]\n\n"
                "Find the cheapest fleet - 0..N nodes of each GPU type, under each billing model -\n"
                "whose runs of SCENARIO's workload meet every SLO on every seed.  Candidates are\n"
                "tried best-first by capacity cost; a fleet that misses an SLO rules out, unrun,\n"
@@ -45,6 +45,9 @@ static int usage(int code)
                "                        trace's submit times / G (default 1)\n"
                "  -s, --seeds LIST      seeds, each candidate runs with all (default: the scenario's)\n"
                "      --brute-force     simulate every candidate (no pruning, no early stop)\n"
+               "  -j, --jobs N          run N simulations at a time in worker processes (default:\n"
+               "                        the CPUs): a fleet's seeds, and fleets the search may\n"
+               "                        visit next; the outputs are the same bytes for any N\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
                "  -q, --quiet           print nothing but errors\n"
@@ -261,13 +264,13 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         {"seeds", required_argument, NULL, 's'},  {"brute-force", no_argument, NULL, 'B'},
         {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
     };
     char *slos = NULL, *billing = NULL, *seeds = NULL;
     double v;
     int c, rc = 0;
     opterr = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":t:n:b:S:P:g:s:o:qh", opts, NULL)) != -1) {
+    while (rc == 0 && (c = getopt_long(argc, argv, ":t:n:b:S:P:g:s:o:j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 't': *types = optarg; break;
         case 'n':
@@ -283,6 +286,10 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         case 'c': p->catalog_opt = optarg; break;
         case 'o':
             if (cli_parse_output("plan", optarg, dir))
+                return 64;
+            break;
+        case 'j':
+            if (cli_parse_jobs(optarg, "plan", false, &p->jobs))
                 return 64;
             break;
         case 'q': p->quiet = true; break;
@@ -332,6 +339,7 @@ int cmd_plan(int argc, char **argv)
     static struct plan p; /* large; one per process */
     memset(&p, 0, sizeof p);
     p.max_nodes = 8;
+    p.jobs = exec_cpus();
     p.growth = 1;
     char *types = NULL;
     const char *dir = NULL;

@@ -13,9 +13,9 @@
  * seeds (fastest of all).
  *
  * Each point is a copy of the scenario tree with the values applied, loaded
- * with scenario_load_tree and run in memory (sweep_grid.c).  With -j N, N
- * forked workers ask the parent for points over pipes (sweep_run.c); under
- * mpirun, ranks ask rank 0 (sweep_mpi.c).  This file writes results.csv,
+ * with scenario_load_tree and run in memory (study/sweep_grid.c) on the
+ * executor (run/exec.h): with -j N, N forked workers ask the parent for
+ * points over pipes; under mpirun, ranks ask rank 0.  This file writes results.csv,
  * results.json and the charts from the records in point order, so they
  * are byte-identical for any N and any number of ranks.
  */
@@ -49,7 +49,7 @@ static int usage(int code)
                "The points: the cross product of the values (the last parameter varies fastest),\n"
                "times the seeds.  The outputs are the same bytes for any -j and any number of\n"
                "MPI ranks (an MPI build, `make MPI=1`, under mpirun: rank 0 hands out points).\n\n"
-               "  -j, --jobs N        run N points at a time in worker processes (default 1)\n"
+               "  -j, --jobs N        run N points at a time in worker processes (default: the CPUs)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
                "      --catalog FILE  GPU catalog for a scenario that names none\n"
                "  -q, --quiet         print nothing but errors\n"
@@ -240,21 +240,6 @@ done:
 
 /* --- the command ------------------------------------------------------------- */
 
-static int parse_jobs(const char *arg, int *jobs)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (errno || *end || end == arg || v < 1 || v > SWEEP_MAX_JOBS) {
-        if (!mute)
-            fprintf(stderr, "fleetsim: sweep: -j: \"%s\" is not a number of workers from 1 to %d\n", arg,
-                    SWEEP_MAX_JOBS);
-        return 64;
-    }
-    *jobs = (int)v;
-    return 0;
-}
-
 struct args {
     const char *grid, *dir, *catalog;
     int jobs;
@@ -271,12 +256,12 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     int c;
-    *a = (struct args){.jobs = 1};
+    *a = (struct args){.jobs = exec_cpus()};
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":j:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
-            if (parse_jobs(optarg, &a->jobs))
+            if (cli_parse_jobs(optarg, "sweep", mute, &a->jobs))
                 return 64;
             break;
         case 'o':
@@ -326,17 +311,11 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
     rc = sweep_load(&sw, a.grid, &err);
     if (rc == 0 && rank == 0)
         rc = out_mkdir(a.dir, &err);
-    if (!sweep_mpi_agree(rc == 0) && rc == 0)
+    if (!exec_mpi_agree(rc == 0) && rc == 0)
         rc = fs_fail(&err, FS_EINTERNAL, "%s: another MPI rank could not load the grid", a.grid);
-    if (rc == 0) {
-        if (nranks > 1)
-            rc = sweep_mpi_run(&sw, rank, a.quiet, &err);
-        else if (a.jobs > 1 && sw.npoints > 1)
-            rc = sweep_run_local(&sw, (size_t)a.jobs < sw.npoints ? a.jobs : (int)sw.npoints, a.quiet, &err);
-        else
-            rc = sweep_run_here(&sw, a.quiet, &err);
-    }
-    sweep_mpi_end(); /* before gnuplot is forked */
+    if (rc == 0)
+        rc = sweep_run(&sw, a.jobs, rank, nranks, a.quiet, &err);
+    exec_mpi_end(); /* before gnuplot is forked */
     if (rc == 0 && rank == 0) {
         rc = sweep_write(&sw, a.dir, &err);
         if (rc == 0 && !a.quiet)
@@ -352,9 +331,9 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
 int cmd_sweep(int argc, char **argv)
 {
     int rank, nranks;
-    sweep_mpi_begin(&argc, &argv, &rank, &nranks);
+    exec_mpi_begin(&argc, &argv, &rank, &nranks);
     mute = rank > 0;
     int rc = sweep_main(argc, argv, rank, nranks);
-    sweep_mpi_end();
+    exec_mpi_end();
     return rc;
 }

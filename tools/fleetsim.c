@@ -60,6 +60,21 @@ int cli_parse_output(const char *cmd, const char *arg, const char **out)
     return 0;
 }
 
+int cli_parse_jobs(const char *arg, const char *cmd, bool mute, int *jobs)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || *end || end == arg || v < 1 || v > EXEC_MAX_JOBS) {
+        if (!mute)
+            fprintf(stderr, "fleetsim: %s: -j: \"%s\" is not a number of workers from 1 to %d\n", cmd, arg,
+                    EXEC_MAX_JOBS);
+        return 64;
+    }
+    *jobs = (int)v;
+    return 0;
+}
+
 int cli_parse_seed(const char *arg, struct scenario_options *so)
 {
     char *end;

@@ -52,10 +52,21 @@ censored_p95() {
 }
 
 # ---- pruned vs brute force ------------------------------------------------------
-"${plan[@]}" -o "$tmp/pruned" 2>"$tmp/pruned.err"
+"${plan[@]}" -j 1 -o "$tmp/pruned" 2>"$tmp/pruned.err"
 rc1=$?
-"${plan[@]}" --brute-force -o "$tmp/brute" 2>"$tmp/brute.err"
+"${plan[@]}" --brute-force -j 3 -o "$tmp/brute" 2>"$tmp/brute.err"
 rc2=$?
+
+# ---- the executor: the same bytes for any -j ------------------------------------
+# (-j 5: the search runs fleets ahead of where it is; they must not change
+# its path, its simulation count or any output; plan.md quotes no timing.)
+"${plan[@]}" -j 5 -o "$tmp/pruned5" 2>/dev/null
+"${plan[@]}" --brute-force -j 1 -o "$tmp/brute1" 2>/dev/null
+if diff -r "$tmp/pruned" "$tmp/pruned5" >/dev/null && diff -r "$tmp/brute" "$tmp/brute1" >/dev/null; then
+    ok "-j 5 writes the bytes -j 1 writes (pruned), -j 1 those of -j 3 (brute force)"
+else
+    bad "-j changes the outputs"; diff -r "$tmp/pruned" "$tmp/pruned5" | head -5; diff -r "$tmp/brute" "$tmp/brute1" | head -5
+fi
 if [ $rc1 != 0 ] || [ $rc2 != 0 ]; then
     bad "plan exit $rc1 (pruned), $rc2 (brute force)"
     cat "$tmp/pruned.err" "$tmp/brute.err"
