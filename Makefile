@@ -59,6 +59,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The commit every output records (base/version.h): version.o is rebuilt
+# when it changes ($(BUILD)/commit holds the last one built).
+COMMIT := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(BUILD)/commit: FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(COMMIT)" ] || echo "$(COMMIT)" >$@
+$(BUILD)/base/version.o: base/version.c $(BUILD)/commit
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFLEETSIM_COMMIT='"$(COMMIT)"' -c $< -o $@
+FORCE:
+
 $(BUILD)/libfleetsim.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -100,6 +111,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/pdf/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \

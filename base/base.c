@@ -186,3 +186,24 @@ const char *fs_suggest(const char *s, const char *const *cands, size_t n)
             return cands[i];
     return NULL;
 }
+
+const char *fs_which(const char *name, char *buf, size_t n)
+{
+    const char *path = getenv("PATH");
+    size_t len = strlen(name);
+    for (const char *p = path ? path : ""; *p;) {
+        size_t k = strcspn(p, ":");
+        if (k > 0 && k + len + 2 <= n) {
+            memcpy(buf, p, k);
+            buf[k] = '/';
+            memcpy(buf + k + 1, name, len + 1);
+            struct stat sb;
+            if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+                return buf;
+        }
+        p += k;
+        if (*p == ':')
+            p++;
+    }
+    return NULL;
+}

@@ -82,6 +82,10 @@ int fs_open_input(const char *path, FILE **f, struct fs_err *err);
  * is close enough to be a useful suggestion. */
 const char *fs_suggest(const char *s, const char *const *cands, size_t n);
 
+/* The executable name found on $PATH (a regular file we may run), written
+ * into buf[n].  RET: buf, or NULL when there is none. */
+const char *fs_which(const char *name, char *buf, size_t n);
+
 #define FS_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

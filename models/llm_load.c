@@ -13,8 +13,7 @@
  * memory technology with no fitted step point takes another's efficiency
  * ("memory"), an assumption the file names.  IDs starting "ASSUMPTION"
  * have text starting "assumption:". */
-#include <gsl/gsl_blas.h>
-#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_vector.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "../base/json.h"
 #include "llm.h"
+#include "nnls.h"
 
 struct loader {
     const char *file;
@@ -182,6 +182,8 @@ static int read_point(struct loader *L, const cJSON *o, const char *path, struct
 
 /* Column layout: one per fitted memory kind (1/eta), 1/mu, 1/link_eff, then per
  * stack tau0 and, when it has multi-GPU fit points, tau1. */
+#define MAX_COLS (LLM_MEM_KINDS + 2 + 2 * LLM_MAX_STACKS)
+
 struct cols {
     int mem[LLM_MEM_KINDS], mu, link, tau0[LLM_MAX_STACKS], tau1[LLM_MAX_STACKS], n;
 };
@@ -202,123 +204,53 @@ static void row(const struct llm_model *lm, const struct llm_point *p, const str
         x[c->tau1[p->stack]] = p->arch.layers * terms[2];
 }
 
-/* Least squares on the columns in passive (unconstrained), the others 0.
- * OUT z: the solution in full length. */
-static void solve_passive(const gsl_matrix *A, const gsl_vector *b, const bool *passive, gsl_vector *z)
+/* The columns of the fit for lm's fit points.  RET: the number of points. */
+static int layout(const struct llm_model *lm, struct cols *c)
 {
-    size_t m = A->size1, n = A->size2, k = 0;
-    gsl_vector_set_zero(z);
-    for (size_t j = 0; j < n; j++)
-        k += passive[j];
-    if (k == 0)
-        return;
-    gsl_matrix *S = gsl_matrix_alloc(m, k), *cov = gsl_matrix_alloc(k, k);
-    gsl_vector *c = gsl_vector_alloc(k);
-    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(m, k);
-    double chisq;
-    for (size_t j = 0, col = 0; j < n; j++)
-        if (passive[j]) {
-            gsl_vector_const_view v = gsl_matrix_const_column(A, j);
-            gsl_matrix_set_col(S, col++, &v.vector);
-        }
-    gsl_multifit_linear(S, b, c, cov, &chisq, ws);
-    for (size_t j = 0, col = 0; j < n; j++)
-        if (passive[j])
-            gsl_vector_set(z, j, gsl_vector_get(c, col++));
-    gsl_multifit_linear_free(ws);
-    gsl_vector_free(c);
-    gsl_matrix_free(cov);
-    gsl_matrix_free(S);
-}
-
-/* Non-negative least squares, min |A x - b| with x >= 0: the active-set
- * method of Lawson and Hanson ("Solving Least Squares Problems", 1974,
- * ch. 23), each subproblem solved by GSL.  OUT x. */
-static void nnls(const gsl_matrix *A, const gsl_vector *b, gsl_vector *x)
-{
-    size_t m = A->size1, n = A->size2;
-    bool passive[LLM_MEM_KINDS + 2 + 2 * LLM_MAX_STACKS] = {0};
-    gsl_vector *r = gsl_vector_alloc(m), *wv = gsl_vector_alloc(n), *z = gsl_vector_alloc(n);
-    gsl_vector_set_zero(x);
-    for (size_t iter = 0; iter < 3 * n; iter++) {
-        gsl_vector_memcpy(r, b); /* r = b - A x; w = A^T r */
-        gsl_blas_dgemv(CblasNoTrans, -1, A, x, 1, r);
-        gsl_blas_dgemv(CblasTrans, 1, A, r, 0, wv);
-        size_t best = n;
-        for (size_t j = 0; j < n; j++)
-            if (!passive[j] && gsl_vector_get(wv, j) > 1e-12 && (best == n || gsl_vector_get(wv, j) > gsl_vector_get(wv, best)))
-                best = j;
-        if (best == n)
-            break;
-        passive[best] = true;
-        for (;;) {
-            solve_passive(A, b, passive, z);
-            double alpha = 2;
-            for (size_t j = 0; j < n; j++)
-                if (passive[j] && gsl_vector_get(z, j) <= 0) {
-                    double xj = gsl_vector_get(x, j);
-                    alpha = fmin(alpha, xj / (xj - gsl_vector_get(z, j)));
-                }
-            if (alpha > 1) {
-                gsl_vector_memcpy(x, z);
-                break;
-            }
-            for (size_t j = 0; j < n; j++) {
-                double xj = gsl_vector_get(x, j) + alpha * (gsl_vector_get(z, j) - gsl_vector_get(x, j));
-                gsl_vector_set(x, j, xj);
-                if (passive[j] && xj <= 1e-15)
-                    passive[j] = false, gsl_vector_set(x, j, 0);
-            }
-        }
+    int nfit = 0;
+    memset(c, -1, sizeof *c);
+    c->n = 0;
+    for (int k = 0; k < LLM_MEM_KINDS; k++)
+        for (int i = 0; i < lm->npoints && c->mem[k] < 0; i++)
+            if (lm->points[i].fit && llm_memory_kind(&lm->cat->types[lm->points[i].gpu]) == k)
+                c->mem[k] = c->n++;
+    c->mu = c->n++;
+    c->link = c->n++;
+    for (int i = 0; i < lm->npoints; i++) {
+        const struct llm_point *p = &lm->points[i];
+        if (!p->fit)
+            continue;
+        nfit++;
+        if (c->tau0[p->stack] < 0)
+            c->tau0[p->stack] = c->n++;
+        if (p->tp > 1 && c->tau1[p->stack] < 0)
+            c->tau1[p->stack] = c->n++;
     }
-    gsl_vector_free(r);
-    gsl_vector_free(wv);
-    gsl_vector_free(z);
+    return nfit;
 }
 
+/* Every coefficient is physical only when >= 0, and 1/eta, 1/mu and
+ * 1/link_eff only when >= 1 (no GPU beats its peak): the fit solves for
+ * coefficient - floor >= 0 by non-negative least squares on rows divided
+ * by the measured time (relative errors), so every efficiency lands in
+ * (0, 1] and every overhead at or above 0 by construction. */
 static int fit(struct loader *L)
 {
     struct llm_model *lm = L->lm;
     struct cols c;
-    int nfit = 0;
-    memset(&c, -1, sizeof c);
-    c.n = 0;
-    for (int k = 0; k < LLM_MEM_KINDS; k++)
-        for (int i = 0; i < lm->npoints && c.mem[k] < 0; i++)
-            if (lm->points[i].fit && llm_memory_kind(&lm->cat->types[lm->points[i].gpu]) == k)
-                c.mem[k] = c.n++;
-    c.mu = c.n++;
-    c.link = c.n++;
-    for (int s = 0; s < lm->nstacks; s++)
-        for (int i = 0; i < lm->npoints; i++) {
-            const struct llm_point *p = &lm->points[i];
-            if (!p->fit || p->stack != s)
-                continue;
-            if (c.tau0[s] < 0)
-                c.tau0[s] = c.n++;
-            if (p->tp > 1 && c.tau1[s] < 0)
-                c.tau1[s] = c.n++;
-        }
-    for (int i = 0; i < lm->npoints; i++)
-        nfit += lm->points[i].fit;
-    int ncol = c.n;
+    int nfit = layout(lm, &c), ncol = c.n;
     if (c.tau0[lm->serving] < 0 || c.tau1[lm->serving] < 0)
         return fs_fail(L->err, FS_EDATA, "%s: $.serving_stack: \"%s\" needs fit points on one and on "
                        "several GPUs", L->file, lm->stacks[lm->serving]);
     if (nfit < ncol + 1)
         return fs_fail(L->err, FS_EDATA, "%s: $.points: %d fit points for %d unknowns", L->file, nfit, ncol);
-    /* Every coefficient is physical only when >= 0, and 1/eta and 1/mu only
-     * when >= 1 (no GPU beats its peak): fit x = coefficient - floor >= 0
-     * by non-negative least squares on rows weighted by 1/measured
-     * (relative errors). */
     gsl_matrix *A = gsl_matrix_alloc((size_t)nfit, (size_t)ncol);
     gsl_vector *b = gsl_vector_alloc((size_t)nfit), *coef = gsl_vector_alloc((size_t)ncol);
-    double x[LLM_MEM_KINDS + 2 + 2 * LLM_MAX_STACKS], floor_[LLM_MEM_KINDS + 2 + 2 * LLM_MAX_STACKS] = {0};
+    double x[MAX_COLS], floor_[MAX_COLS] = {0};
     for (int k = 0; k < LLM_MEM_KINDS; k++)
         if (c.mem[k] >= 0)
             floor_[c.mem[k]] = 1;
-    floor_[c.mu] = 1;
-    floor_[c.link] = 1;
+    floor_[c.mu] = floor_[c.link] = 1;
     size_t r = 0;
     for (int i = 0; i < lm->npoints; i++) {
         const struct llm_point *p = &lm->points[i];
@@ -330,44 +262,22 @@ static int fit(struct loader *L)
             gsl_matrix_set(A, r, (size_t)j, x[j] / p->measured);
             rest -= floor_[j] * x[j];
         }
-        gsl_vector_set(b, r, rest / p->measured);
-        r++;
+        gsl_vector_set(b, r++, rest / p->measured);
     }
     nnls(A, b, coef);
-    for (int j = 0; j < ncol; j++)
-        gsl_vector_set(coef, (size_t)j, gsl_vector_get(coef, (size_t)j) + floor_[j]);
-    int rc = 0;
     for (int k = 0; k < LLM_MEM_KINDS; k++)
         if (c.mem[k] >= 0)
-            lm->eta[k] = 1 / gsl_vector_get(coef, (size_t)c.mem[k]);
-    lm->mu = 1 / gsl_vector_get(coef, (size_t)c.mu);
-    lm->link_eff = 1 / gsl_vector_get(coef, (size_t)c.link);
+            lm->eta[k] = 1 / (1 + gsl_vector_get(coef, (size_t)c.mem[k]));
+    lm->mu = 1 / (1 + gsl_vector_get(coef, (size_t)c.mu));
+    lm->link_eff = 1 / (1 + gsl_vector_get(coef, (size_t)c.link));
     for (int s = 0; s < lm->nstacks; s++) {
         lm->tau0[s] = c.tau0[s] >= 0 ? gsl_vector_get(coef, (size_t)c.tau0[s]) : 0;
         lm->tau1[s] = c.tau1[s] >= 0 ? gsl_vector_get(coef, (size_t)c.tau1[s]) : 0;
     }
-    for (int k = 0; !rc && k < LLM_MEM_KINDS; k++)
-        if (c.mem[k] >= 0 && !(lm->eta[k] > 0 && lm->eta[k] <= 1))
-            rc = fs_fail(L->err, FS_EDATA, "%s: $.points: the fitted %s bandwidth efficiency %g is not in (0, 1]",
-                         L->file, llm_memory_kinds[k], lm->eta[k]);
-    if (!rc && !(lm->mu > 0 && lm->mu <= 1))
-        rc = fs_fail(L->err, FS_EDATA, "%s: $.points: the fitted tensor efficiency %g is not in (0, 1]",
-                     L->file, lm->mu);
-    /* A stack measured only on several GPUs (Splitwise: 2, 4, 8) pins its
-     * overhead there, not its extrapolation to one GPU; the serving stack
-     * answers for every degree. */
-    for (int i = 0; !rc && i < lm->npoints; i++) {
-        const struct llm_point *p = &lm->points[i];
-        for (int tp = 1; !rc && tp <= LLM_MAX_TP; tp *= 2)
-            if ((tp == p->tp || p->stack == lm->serving) && p->kind == LLM_PT_STEP &&
-                !(lm->tau0[p->stack] + lm->tau1[p->stack] * log2(tp) >= 0) && !getenv("XX"))
-                rc = fs_fail(L->err, FS_EDATA, "%s: $.points: the fitted per-layer overhead of stack %s on %d "
-                             "GPUs is negative", L->file, lm->stacks[p->stack], tp);
-    }
     gsl_matrix_free(A);
     gsl_vector_free(b);
     gsl_vector_free(coef);
-    return rc;
+    return 0;
 }
 
 /* "memory": {"hbm3e": {"like": "hbm3", "source": "ID"}}: unfitted kinds. */

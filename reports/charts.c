@@ -158,23 +158,7 @@ const char *charts_gnuplot(void)
     const char *env = getenv("FLEETSIM_GNUPLOT");
     if (env && *env)
         return access(env, X_OK) == 0 ? env : NULL;
-    const char *path = getenv("PATH");
-    if (!path)
-        return NULL;
-    for (const char *p = path; *p;) {
-        size_t n = strcspn(p, ":");
-        if (n > 0 && n + 9 < sizeof buf) {
-            memcpy(buf, p, n);
-            memcpy(buf + n, "/gnuplot", 9);
-            struct stat sb;
-            if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
-                return buf;
-        }
-        p += n;
-        if (*p == ':')
-            p++;
-    }
-    return NULL;
+    return fs_which("gnuplot", buf, sizeof buf);
 }
 
 static const char *base(const char *path)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "../base/version.h"
 #include "doc.h"
 #include "output.h"
 #include "report.h"
@@ -187,6 +188,7 @@ static int write_json(FILE *f, const struct compare_entry *e, int n)
         }
         num(o, "savings_total_usd_month", e[i].savings_total);
         json_billing(o, e, n, i);
+        cJSON_AddItemToObject(o, "meta", version_json());
     }
     char *text = cJSON_Print(arr);
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;

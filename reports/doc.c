@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/version.h"
+
 void doc_esc(const struct doc *d, const char *s)
 {
     for (; *s; s++) {
@@ -134,6 +136,7 @@ void doc_begin(const struct doc *d, const char *title)
 
 void doc_end(const struct doc *d)
 {
+    doc_para(d, "Written by fleetsim %s, commit %s.", FLEETSIM_VERSION, fleetsim_commit);
     if (d->html)
         fputs("</body>\n</html>\n", d->f);
 }

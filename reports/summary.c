@@ -10,6 +10,7 @@
 #include "../sim/elastic.h"
 #include "../sim/faults_run.h"
 #include "../sim/service_run.h"
+#include "../base/version.h"
 #include "metric.h"
 
 static void count_states(const struct sim *s, struct run_stats *st)
@@ -284,6 +285,7 @@ int summary_write_json(FILE *f, const struct run_result *r)
     metric_values(r, v);
     for (int k = 0; k < metric_count; k++)
         cJSON_AddItemToObject(mt, metric_table[k].name, isfinite(v[k]) ? cJSON_CreateNumber(v[k]) : cJSON_CreateNull());
+    cJSON_AddItemToObject(root, "meta", version_json());
     char *text = cJSON_Print(root);
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
     cJSON_free(text);

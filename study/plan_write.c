@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/version.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "plan.h"
@@ -156,6 +157,7 @@ static char *plan_json(const struct plan *p)
         cJSON_AddBoolToObject(e, "meets_slos", f->state == FL_PASS);
         cJSON_AddItemToArray(front, e);
     }
+    cJSON_AddItemToObject(root, "meta", version_json());
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     return text;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../base/json.h"
+#include "../base/version.h"
 #include "../reports/output.h"
 #include "regress.h"
 
@@ -103,6 +104,7 @@ static int write_baseline(const char *file, char **paths, size_t n, double (*v)[
     cJSON *root = cJSON_CreateObject(), *all = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "fleetsim_regress", 1);
     cJSON_AddItemToObject(root, "scenarios", all);
+    cJSON_AddItemToObject(root, "meta", version_json());
     for (size_t i = 0; i < n; i++) {
         cJSON *o = cJSON_CreateObject();
         for (int k = 0; k < metric_count; k++)

@@ -7,6 +7,7 @@
 #include "../base/json.h"
 #include "../models/llm.h"
 #include "../models/memory.h"
+#include "../models/nnls.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -259,7 +260,27 @@ static void test_errors(void)
     expect_llm_error("\"stack\": \"splitwise\"", "\"stak\": \"splitwise\"", "unknown key \"stak\"");
 }
 
+/* Worked by hand: rows (1, 0), (0, 1), (1, 1) against (1, -1, 0).
+ * Unconstrained, x = (2/3, -2/3); with x >= 0 the second is 0 and the
+ * first minimizes (x - 1)^2 + 1 + x^2: x = 1/2.  A problem whose
+ * unconstrained optimum is non-negative keeps it. */
+static void test_nnls(void)
+{
+    double a[] = {1, 0, 0, 1, 1, 1}, bv[] = {1, -1, 0}, b2[] = {1, 2, 3};
+    gsl_matrix_view A = gsl_matrix_view_array(a, 3, 2);
+    gsl_vector_view b = gsl_vector_view_array(bv, 3), c = gsl_vector_view_array(b2, 3);
+    gsl_vector *x = gsl_vector_alloc(2);
+    nnls(&A.matrix, &b.vector, x);
+    CU_ASSERT_DOUBLE_EQUAL(gsl_vector_get(x, 0), 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gsl_vector_get(x, 1), 0, 1e-12);
+    nnls(&A.matrix, &c.vector, x);
+    CU_ASSERT_DOUBLE_EQUAL(gsl_vector_get(x, 0), 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gsl_vector_get(x, 1), 2, 1e-12);
+    gsl_vector_free(x);
+}
+
 static CU_TestInfo llm_tests[] = {
+    {"non-negative least squares worked by hand", test_nnls},
     {"calibration points within tolerance, known misses still missing", test_points},
     {"fitted efficiencies are shares of a peak", test_fitted_physical},
     {"70B at batch max: the GPU with more memory batches more and serves faster", test_batch_effect},

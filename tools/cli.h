@@ -5,10 +5,10 @@
 #include <cjson/cJSON.h>
 
 #include "../base/base.h"
+#include "../base/version.h"
 #include "../run/exec.h"
 #include "../run/run.h"
 
-#define FLEETSIM_VERSION "0.1.0"
 
 /* Each subcommand: argv[0] is the subcommand's name.  RET: exit status. */
 int cmd_run(int argc, char **argv);

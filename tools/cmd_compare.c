@@ -5,18 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reports/pdf.h"
 #include "../study/compare_run.h"
 #include "cli.h"
 
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N] [--catalog FILE] [--quiet]\n"
+    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N] [--catalog FILE] [--pdf]\n"
+               "                       [--quiet]\n"
                "       fleetsim compare SCENARIO --policies P1,P2,... [-o DIR] [...]\n\n"
                "Run the same workload under each scenario (or SCENARIO under each policy) and write\n"
                "compare.json, report.md and report.html (self-contained, with charts) to DIR\n"
                "(default: out/compare-NAME).  The first run is the baseline: the report splits\n"
-               "each other run's monthly cost difference into savings by reason.\n\n"
+               "each other run's monthly cost difference into savings by reason.  Every run's work\n"
+               "is also priced owned, leased, on demand, 1- and 3-year committed, and simulated\n"
+               "again on an elastic and a spot cloud (the same scenario, instances held only\n"
+               "while jobs need them): three runs per scenario.\n\n"
                "  -o, --output DIR      output folder (created if missing)\n"
                "  -P, --policies LIST   comma-separated policies, or all:");
     for (size_t i = 0; sched_policies[i]; i++)
@@ -26,10 +31,12 @@ static int usage(int code)
                "                        CPUs); the outputs are the same bytes for any N\n"
                "  -s, --seed N          override every scenario's seed\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
+               "      --pdf             also write report.pdf, printed from report.html by headless\n"
+               "                        Chromium\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
                "Exit: 0 done, 64 usage, 65 bad data (including different workloads), 66 missing\n"
-               "input, 73 cannot write the output.\n");
+               "input, 69 --pdf without Chromium, 73 cannot write the output.\n");
     return code;
 }
 
@@ -39,12 +46,13 @@ int cmd_compare(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
         {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, 'j'},   {"pdf", no_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
     char *policies = NULL;
-    bool quiet = false;
+    bool quiet = false, pdf = false;
     int c, jobs = exec_cpus();
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
@@ -64,6 +72,7 @@ int cmd_compare(int argc, char **argv)
                 return 64;
             break;
         case 'q': quiet = true; break;
+        case 'F': pdf = true; break;
         case 'h': return usage(0);
         case ':':
             fprintf(stderr, "fleetsim: compare: option %s needs a value\n", argv[optind - 1]);
@@ -123,6 +132,12 @@ int cmd_compare(int argc, char **argv)
     }
     struct scenario *sc0 = NULL;
     struct fs_err err = {0};
+    /* Without Chromium, say so before running anything. */
+    const char *chromium = pdf ? pdf_chromium(&err) : NULL;
+    if (pdf && !chromium) {
+        free(list);
+        return cli_fail(&err);
+    }
     memset(e, 0, sizeof e);
     int rc = compare_runs(&cr, e, &sc0, &err);
     char fallback[512];
@@ -137,6 +152,8 @@ int cmd_compare(int argc, char **argv)
         rc = compare_write(dir, e, n, sc0, &err);
         if (rc == 0 && !quiet)
             fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", dir);
+        if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
+            fprintf(stderr, "  wrote %s/report.pdf\n", dir);
     }
     for (int i = 0; i < n; i++)
         compare_entry_free(&e[i]);

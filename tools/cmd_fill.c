@@ -1,11 +1,10 @@
 /* cmd_fill.c - `fleetsim fill`: the FGD paper's fill experiment (sim/fill.h)
- * for policies x seeds on an openb node list and pod list, run in parallel
- * threads, written as fill.csv, fill-median.csv and a gnuplot chart. */
+ * for policies x seeds on an openb node list and pod list, run on the
+ * executor (run/exec.h, -j worker processes), written as fill.csv,
+ * fill-median.csv and a gnuplot chart. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,45 +163,36 @@ struct work {
     const struct grid *g;
     struct fill_spec base;
     struct fill_result *res;   /* [policy * nseeds + seed] */
-    struct fs_err *errs;
-    int *rcs;
-    atomic_int next;
 };
 
-static void *worker(void *arg)
+/* Run k of the grid (an executor task): its fill_result's bytes. */
+static int fill_task(void *ctx, size_t k, struct exec_out *out, struct fs_err *err)
 {
-    struct work *w = arg;
-    int total = w->g->npolicies * w->g->nseeds;
-    for (int k; (k = atomic_fetch_add(&w->next, 1)) < total;) {
-        struct fill_spec spec = w->base;
-        spec.policy = w->g->policy[k / w->g->nseeds];
-        spec.seed = w->g->seeds[k % w->g->nseeds];
-        w->rcs[k] = fill_run(&spec, &w->res[k], &w->errs[k]);
-    }
-    return NULL;
+    const struct work *w = ctx;
+    struct fill_spec spec = w->base;
+    spec.policy = w->g->policy[k / (size_t)w->g->nseeds];
+    spec.seed = w->g->seeds[k % (size_t)w->g->nseeds];
+    static struct fill_result r; /* large; one task at a time per process */
+    memset(&r, 0, sizeof r);
+    int rc = fill_run(&spec, &r, err);
+    if (rc == 0)
+        exec_put(out, &r, sizeof r);
+    return rc;
 }
 
-/* Run the grid on nthreads threads.  RET: 0 or the first run's error. */
-static int run_grid(struct work *w, int nthreads, struct fs_err *err)
+/* Run the grid on the executor (run/exec.h) with jobs workers.
+ * RET: 0 or the lowest failing run's error. */
+static int run_grid(struct work *w, int jobs, struct fs_err *err)
 {
-    int total = w->g->npolicies * w->g->nseeds;
-    if (nthreads > total)
-        nthreads = total;
-    pthread_t *t = xcalloc((size_t)nthreads, sizeof *t);
-    int started = 0;
-    for (; started < nthreads - 1; started++)
-        if (pthread_create(&t[started], NULL, worker, w) != 0)
-            break;
-    worker(w);  /* this thread works too */
-    for (int i = 0; i < started; i++)
-        pthread_join(t[i], NULL);
-    free(t);
-    for (int k = 0; k < total; k++)
-        if (w->rcs[k]) {
-            *err = w->errs[k];
-            return w->rcs[k];
-        }
-    return 0;
+    size_t total = (size_t)w->g->npolicies * (size_t)w->g->nseeds, failed;
+    struct exec_out *res = xcalloc(total, sizeof *res);
+    struct exec_tasks t = {.n = total, .ctx = w, .run = fill_task};
+    int rc = exec_run(&t, jobs, res, &failed, err);
+    for (size_t k = 0; rc == 0 && k < total; k++)
+        memcpy(&w->res[k], res[k].data, sizeof w->res[k]);
+    exec_results_free(res, total);
+    free(res);
+    return rc;
 }
 
 /* ---- outputs ------------------------------------------------------------- */
@@ -367,15 +357,15 @@ static bool draw_chart(const char *dir, bool quiet)
     return ok;
 }
 
-static void print_summary(const struct work *w, int nnodes, double wall, int nthreads)
+static void print_summary(const struct work *w, int nnodes, double wall, int jobs)
 {
     const struct grid *g = w->g;
     const struct fill_result *r0 = &w->res[0];
     double *v = xmalloc((size_t)g->nseeds * sizeof *v);
     fprintf(stderr, "fill: %d policies x %d seeds on %d nodes, %lld GPUs; %zu pods "
-                    "(%zu clones) for seed %llu; %.2f s wall on %d threads\n",
+                    "(%zu clones) for seed %llu; %.2f s wall on %d workers\n",
             g->npolicies, g->nseeds, nnodes, (long long)(r0->capacity_milli / GPU_MILLI),
-            r0->pods, r0->clones, (unsigned long long)g->seeds[0], wall, nthreads);
+            r0->pods, r0->clones, (unsigned long long)g->seeds[0], wall, jobs);
     fprintf(stderr, "  %-16s %22s %22s\n", "policy", "unallocated @ 90 %", "unallocated @ 100 %");
     for (int p = 0; p < g->npolicies; p++) {
         unallocated(w, p, 90, v);
@@ -390,7 +380,7 @@ static void print_summary(const struct work *w, int nnodes, double wall, int nth
 
 /* Read the inputs, run the grid, write the outputs. */
 static int fill(const char *nodes, const char *pods, const char *catalog, const struct grid *g,
-                const char *dir, int nthreads, bool quiet, struct fs_err *err)
+                const char *dir, int jobs, bool quiet, struct fs_err *err)
 {
     struct gpu_catalog *cat = NULL;
     struct fleet_group *fleet = NULL;
@@ -412,33 +402,22 @@ static int fill(const char *nodes, const char *pods, const char *catalog, const 
     w.base = (struct fill_spec){.cat = cat, .fleet = fleet, .nfleet = nfleet,
                                 .pods = wl.jobs, .npods = wl.n};
     w.res = xcalloc((size_t)total, sizeof *w.res);
-    w.errs = xcalloc((size_t)total, sizeof *w.errs);
-    w.rcs = xcalloc((size_t)total, sizeof *w.rcs);
-    atomic_init(&w.next, 0);
-    if ((rc = run_grid(&w, nthreads, err)) || (rc = write_outputs(&w, dir, err)))
+    if ((rc = run_grid(&w, jobs, err)) || (rc = write_outputs(&w, dir, err)))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!quiet)
         print_summary(&w, nnodes,
                       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
-                      nthreads < total ? nthreads : total);
+                      jobs < total ? jobs : total);
     draw_chart(dir, quiet);
     if (!quiet)
         fprintf(stderr, "  wrote %s/{fill.csv,fill-median.csv,fill.gp}\n", dir);
 done:
     free(w.res);
-    free(w.errs);
-    free(w.rcs);
     workload_free(&wl);
     free(fleet);
     gpu_catalog_free(cat);
     return rc;
-}
-
-static int default_threads(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
 int cmd_fill(int argc, char **argv)
@@ -452,7 +431,7 @@ int cmd_fill(int argc, char **argv)
     };
     const char *nodes = NULL, *pods = NULL, *dir = NULL, *catalog = NULL, *policies = "all";
     const char *seeds = "42-51";
-    int nthreads = default_threads(), c;
+    int jobs = exec_cpus(), c;
     bool quiet = false;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":n:P:p:s:o:j:qh", opts, NULL)) != -1) {
@@ -466,17 +445,10 @@ int cmd_fill(int argc, char **argv)
                 return 64;
             break;
         case 'c': catalog = optarg; break;
-        case 'j': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || end == optarg || v < 1 || v > 256) {
-                fprintf(stderr, "fleetsim: fill: --jobs: \"%s\" is not a number of threads "
-                                "(1-256)\n", optarg);
+        case 'j':
+            if (cli_parse_jobs(optarg, "fill", false, &jobs))
                 return 64;
-            }
-            nthreads = (int)v;
             break;
-        }
         case 'q': quiet = true; break;
         case 'h': return usage(0);
         case ':':
@@ -504,7 +476,7 @@ int cmd_fill(int argc, char **argv)
         free(g.seeds);
         return 64;
     }
-    rc = fill(nodes, pods, catalog ? catalog : cli_default_catalog(), &g, dir, nthreads, quiet,
+    rc = fill(nodes, pods, catalog ? catalog : cli_default_catalog(), &g, dir, jobs, quiet,
               &err);
     free(g.seeds);
     return rc ? cli_fail(&err) : 0;

@@ -8,6 +8,7 @@
 
 #include "../base/signals.h"
 #include "../reports/output.h"
+#include "../reports/pdf.h"
 #include "../reports/report.h"
 #include "../reports/summary.h"
 #include "cli.h"
@@ -16,7 +17,7 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME]\n"
-               "                    [--catalog FILE] [--check] [--progress] [--quiet]\n\n"
+               "                    [--catalog FILE] [--check] [--pdf] [--progress] [--quiet]\n\n"
                "Simulate SCENARIO (JSON, see scenarios/README.md) and write summary.json,\n"
                "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
                "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
@@ -30,6 +31,8 @@ static int usage(int code)
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "      --check         assert the engine's invariants after every event (check.h);\n"
                "                      a violation exits 70 and writes nothing\n"
+               "      --pdf           also write report.pdf, printed from report.html by headless\n"
+               "                      Chromium (exit 69 when Chromium is not installed)\n"
                "      --progress      show a progress bar even when stderr is not a terminal\n"
                "  -q, --quiet         print nothing but errors\n"
                "  -h, --help          this help\n");
@@ -134,12 +137,12 @@ int cmd_run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
         {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
         {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
-        {"check", no_argument, NULL, 'C'},
+        {"check", no_argument, NULL, 'C'},        {"pdf", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
-    bool progress = isatty(STDERR_FILENO), quiet = false, check = false;
+    bool progress = isatty(STDERR_FILENO), quiet = false, check = false, pdf = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
@@ -156,6 +159,7 @@ int cmd_run(int argc, char **argv)
         case 'c': so.catalog = optarg; break;
         case 'P': progress = true; break;
         case 'C': check = true; break;
+        case 'F': pdf = true; break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
         case ':':
@@ -181,6 +185,10 @@ int cmd_run(int argc, char **argv)
     struct fs_err err = {0};
     struct scenario *sc = NULL;
     char fallback[512];
+    /* Without Chromium, say so before simulating anything. */
+    const char *chromium = pdf ? pdf_chromium(&err) : NULL;
+    if (pdf && !chromium)
+        return cli_fail(&err);
     int rc = scenario_load(argv[optind], &so, &sc, &err);
     if (rc == 0) {
         if (!dir) {
@@ -194,6 +202,8 @@ int cmd_run(int argc, char **argv)
         rc = simulate(sc, dir, progress, quiet, check, &err);
         if (rc && fs_interrupted()) /* also an error the signal caused */
             rc = RUN_INTERRUPTED;
+        if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
+            fprintf(stderr, "  wrote        %s/report.pdf\n", dir);
     }
     scenario_free(sc);
     if (rc == RUN_INTERRUPTED) {

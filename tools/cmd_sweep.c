@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/version.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "../study/sweep.h"
@@ -146,6 +147,7 @@ static char *json_text(const struct sweep *sw)
                                   cJSON_Duplicate(cJSON_GetArrayItem(sw->params[k].values, vi[k]), true));
         cJSON_AddNumberToObject(o, "seed", (double)sw->rows[i].seed);
         cJSON_AddItemToObject(o, "metrics", ms);
+        cJSON_AddItemToObject(o, "meta", version_json());
         for (int m = 0; m < metric_count; m++) {
             double v = sw->rows[i].v[m];
             cJSON_AddItemToObject(ms, metric_table[m].name, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
         return usage(0);
     if (strcmp(argv[1], "--version") == 0) {
-        printf("fleetsim %s\n", FLEETSIM_VERSION);
+        printf("fleetsim %s (commit %s)\n", FLEETSIM_VERSION, fleetsim_commit);
         return 0;
     }
     for (const struct command *c = commands; c->name; c++)
