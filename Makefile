@@ -124,6 +124,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 # ../shared/traces holds it.
 compare: $(FLEETSIM)
 	$(FLEETSIM) compare scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o out/compare-philly
+	$(FLEETSIM) compare scenarios/compare/burst-leased.json scenarios/compare/burst-elastic.json -o out/compare-burst
 	$(FLEETSIM) compare scenarios/default.json --policies all -o out/compare-policies
 	@if [ -r ../shared/traces/philly/philly.csv ]; then \
 	  $(FLEETSIM) compare scenarios/compare/philly-full-cloud.json scenarios/compare/philly-full-leased.json -o out/compare-philly-full; \

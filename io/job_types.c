@@ -39,18 +39,19 @@ static int single_gpu_key(const char *key, char *out)
     return job_type_name(model, out) ? -1 : 1;
 }
 
-/* The names found so far and their figures per catalog type. */
-struct table {
-    char (*name)[JOB_TYPE_NAME_MAX];
-    double (*thr)[GPU_MAX_TYPES];
-    size_t n, cap_name, cap_thr;
-};
-
-static size_t entry(struct table *tb, const char *name)
+long job_types_find(const struct job_types *jt, const char *name)
 {
-    for (size_t i = 0; i < tb->n; i++)
-        if (strcmp(tb->name[i], name) == 0)
-            return i;
+    for (size_t i = 0; i < jt->n; i++)
+        if (strcmp(jt->name[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static size_t entry(struct job_types *tb, const char *name)
+{
+    long found = job_types_find(tb, name);
+    if (found >= 0)
+        return (size_t)found;
     xgrow(&tb->name, &tb->cap_name, tb->n + 1, sizeof *tb->name);
     xgrow(&tb->thr, &tb->cap_thr, tb->n + 1, sizeof *tb->thr);
     snprintf(tb->name[tb->n], JOB_TYPE_NAME_MAX, "%s", name);
@@ -59,7 +60,7 @@ static size_t entry(struct table *tb, const char *name)
 }
 
 static int read_worker(const cJSON *root, const char *path, const char *worker, int32_t type,
-                       struct table *tb, struct fs_err *err)
+                       struct job_types *tb, struct fs_err *err)
 {
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, worker), *e;
     if (!cJSON_IsObject(w))
@@ -82,21 +83,37 @@ static int read_worker(const cJSON *root, const char *path, const char *worker, 
     return 0;
 }
 
+void job_types_free(struct job_types *jt)
+{
+    free(jt->name);
+    free(jt->thr);
+    memset(jt, 0, sizeof *jt);
+}
+
+int job_types_read_gavel(const char *path, const char *const *workers, const int32_t *types, int n,
+                         struct job_types *jt, struct fs_err *err)
+{
+    cJSON *root = NULL;
+    memset(jt, 0, sizeof *jt);
+    int rc = json_load_file(path, &root, err);
+    for (int k = 0; !rc && k < n; k++)
+        rc = read_worker(root, path, workers[k], types[k], jt, err);
+    cJSON_Delete(root);
+    if (rc)
+        job_types_free(jt);
+    return rc;
+}
+
 int job_types_load_gavel(const char *path, const char *const *workers, const int32_t *types, int n,
                          struct perf_model *pm, int like, struct fs_err *err)
 {
-    cJSON *root = NULL;
-    struct table tb = {0};
-    int rc = json_load_file(path, &root, err);
-    for (int k = 0; !rc && k < n; k++)
-        rc = read_worker(root, path, workers[k], types[k], &tb, err);
+    struct job_types tb;
+    int rc = job_types_read_gavel(path, workers, types, n, &tb, err);
     for (size_t i = 0; !rc && i < tb.n; i++)
         if (perf_add_measured(pm, tb.name[i], tb.thr[i], like) < 0)
             rc = fs_fail(err, FS_EDATA, "%s: job type \"%s\": the throughput model is full (%d "
                          "workloads) or already has a workload of that name", path, tb.name[i],
                          PERF_MAX_WORKLOADS);
-    cJSON_Delete(root);
-    free(tb.name);
-    free(tb.thr);
+    job_types_free(&tb);
     return rc;
 }

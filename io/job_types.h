@@ -26,6 +26,28 @@
  * bytes.  RET: 0, or -1 when the name is still too long. */
 int job_type_name(const char *model, char *out);
 
+/* The matrix as read: per job type, its name and its throughput on each
+ * catalog type (0 where not measured).  Free with job_types_free. */
+struct job_types {
+    char (*name)[JOB_TYPE_NAME_MAX];
+    double (*thr)[GPU_MAX_TYPES];
+    size_t n, cap_name, cap_thr;
+};
+
+/* Gavel's three workers as the catalog names them (the Figure 8 fleet):
+ * what `fleetsim import gavel` maps them to. */
+#define JOB_TYPES_GAVEL_WORKERS {"v100", "p100", "k80"}
+#define JOB_TYPES_GAVEL_GPUS {"v100m16", "p100", "k80"}
+
+/* Read path into *jt (zeroed first), worker workers[k] as catalog type
+ * types[k] (k < n).  RET: as job_types_load_gavel; *jt is empty on error. */
+int job_types_read_gavel(const char *path, const char *const *workers, const int32_t *types, int n,
+                         struct job_types *jt, struct fs_err *err);
+void job_types_free(struct job_types *jt);
+
+/* The index of job type name in jt, or -1. */
+long job_types_find(const struct job_types *jt, const char *name);
+
 /* Read path, taking worker workers[k] as catalog type types[k] (k < n), and
  * add one workload per job type to pm.  RET: 0; FS_ENOINPUT when path
  * cannot be read; FS_EDATA for malformed JSON, a mapped worker missing, a

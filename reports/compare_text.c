@@ -62,14 +62,17 @@ static void headline(const struct doc *d, const struct compare_entry *e, int n, 
     if (isfinite(com) && com < alt)
         snprintf(committed, sizeof committed, " Bound for years it would cost %s USD a month (%s, %s).",
                  doc_usd(c, com), whose(who, sizeof who, e, jc, h), bill_titles[lc]);
+    bool own_hourly = x->own == BILL_ELASTIC || x->own == BILL_SPOT, alt_hourly = l == BILL_ELASTIC || l == BILL_SPOT;
+    const char *why = own_hourly == alt_hourly ? ""
+                      : "; the work itself matters: more of it raises an hourly bill, not a fixed one (see the "
+                        "break-evens)";
     if (own > alt)
-        doc_para(d, "What would change this: %s's bill falling by %.0f %%, or more work on its fleet (an hourly "
-                    "bill grows with the work; see the break-evens).%s",
-                 x->name, 100 * (own - alt) / own, committed);
+        doc_para(d, "What would change this: %s's bill falling by %.0f %%, or the alternative's rising by %.0f %%%s.%s",
+                 x->name, 100 * (own - alt) / own, 100 * (own - alt) / alt, why, committed);
     else
-        doc_para(d, "What would change this: the alternative getting %.0f %% cheaper, or less work (an hourly "
-                    "bill shrinks with the work; see the break-evens).%s",
-                 100 * (alt - own) / alt, committed);
+        doc_para(d, "What would change this: the alternative getting %.0f %% cheaper, or %s's bill rising by "
+                    "%.0f %%%s.%s",
+                 100 * (alt - own) / alt, x->name, 100 * (alt - own) / own, why, committed);
 }
 
 /* Against the baseline as billed, with the side effects, and the

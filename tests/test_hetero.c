@@ -271,7 +271,7 @@ static void test_gavel(void)
 {
     struct gavel g;
     if (gavel_load(&g)) {
-        printf("\n    SKIP: %s is absent or holds no single-GPU job types", GAVEL_FILE);
+        tu_skip("%s is absent or holds no single-GPU job types", GAVEL_FILE);
         return;
     }
     /* The measured matrix, and one speed factor per GPU: V100/P100 = the

@@ -99,7 +99,7 @@ static void test_round_edges(void)
 static void test_matrix(void)
 {
     if (access(GAVEL_FILE, R_OK) != 0) {
-        printf("\n    skipped: %s is absent", GAVEL_FILE);
+        tu_skip("%s is absent", GAVEL_FILE);
         return;
     }
     static const char csv[] = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"

@@ -32,7 +32,7 @@ static int have_traces(void)
 {
     if (access(TRACES, R_OK) == 0)
         return 1;
-    printf("skipped: " TRACES " not present ");
+    tu_skip(TRACES " not present");
     return 0;
 }
 

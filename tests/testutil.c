@@ -5,6 +5,7 @@
 #include "../models/gpu.h"
 
 #include <CUnit/Basic.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,20 @@ int tu_load_catalog(struct gpu_catalog **out)
         return 1;
     }
     return 0;
+}
+
+void tu_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("\n    skipped: ");
+    vprintf(fmt, ap);
+    va_end(ap);
+    const char *req = getenv("FLEETSIM_REQUIRE_TRACES");
+    if (req && strcmp(req, "1") == 0) {
+        printf(" - FAILED: FLEETSIM_REQUIRE_TRACES=1");
+        CU_FAIL("skipped although FLEETSIM_REQUIRE_TRACES=1: the data should be there");
+    }
 }
 
 struct scenario *tu_scenario(const char *path, const char *policy)

@@ -25,6 +25,12 @@ const char *tu_path(const char *rel);
  * per call slot 0..7, reused round-robin). */
 const char *tu_tmpfile(const char *suffix, const char *text);
 
+/* A test that needs data it cannot find (../shared/traces) skips, saying
+ * why (printf-style); with FLEETSIM_REQUIRE_TRACES=1 in the environment
+ * (CI sets it where ../shared/traces is present) the skip fails the test
+ * instead. */
+void tu_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Load the scenario file at path (a tu_tmpfile, say) with the shipped
  * catalog and policy (NULL: the scenario's own).  A load error prints its
  * message and fails the test (fatal).  RET: the scenario (caller frees). */

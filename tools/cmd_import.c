@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../reports/output.h"
+#include "../io/job_types.h"
 #include "../io/readers.h"
 #include "cli.h"
 
@@ -18,7 +19,7 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim import FORMAT IN -o OUT [--reference-gpu NAME] [--team NAME]\n"
-               "                       [--bin-s S] [--catalog FILE] [--quiet]\n\n"
+               "                       [--bin-s S] [--job-types FILE] [--catalog FILE] [--quiet]\n\n"
                "Convert the trace IN to fleetsim's native job CSV (scenarios/README.md), or an\n"
                "Azure LLM request trace to a demand curve CSV (time_s,prompt_tokens,output_tokens).\n"
                "OUT is written whole or not at all.  A summary (rows, jobs, dropped rows by\n"
@@ -37,6 +38,9 @@ static int usage(int code)
                     trace_readers[i]->default_ref);
     fprintf(f, ")\n"
                "  -t, --team NAME         team for rows that name none\n"
+               "  -J, --job-types FILE    gavel: Gavel's simulation_throughputs.json, whose\n"
+               "                          steps per second (v100, p100, k80 as v100m16, p100,\n"
+               "                          k80) turn the trace's steps into GPU-seconds\n"
                "  -b, --bin-s S           demand-curve bin width, seconds (%s; default 60)\n"
                "      --catalog FILE      GPU catalog (default: $FLEETSIM_DATA/gpus.json or the\n"
                "                          shipped one)\n"
@@ -46,7 +50,7 @@ static int usage(int code)
 }
 
 struct import_opts {
-    const char *format, *in, *out, *ref, *team, *catalog;
+    const char *format, *in, *out, *ref, *team, *catalog, *job_types;
     double bin_s;
     bool has_bin, quiet;
 };
@@ -100,6 +104,34 @@ static void print_drops(const struct reader_stats *st)
                 st->reasons[i].why, st->reasons[i].first_line);
 }
 
+/* A trace in steps (gavel): each job's work over its type's measured steps
+ * per second on its reference type, from --job-types, Gavel's workers
+ * taken as the catalog types of its Figure 8 fleet. */
+static int steps_to_seconds(const struct import_opts *o, const struct gpu_catalog *cat,
+                            struct workload *w, struct fs_err *err)
+{
+    static const char *const workers[] = JOB_TYPES_GAVEL_WORKERS, *const gpus[] = JOB_TYPES_GAVEL_GPUS;
+    int32_t types[FS_ARRAY_LEN(gpus)];
+    for (size_t k = 0; k < FS_ARRAY_LEN(gpus); k++)
+        if ((types[k] = gpu_catalog_find(cat, gpus[k])) < 0)
+            return fs_fail(err, FS_EDATA, "%s: the catalog has no GPU type \"%s\" for Gavel's "
+                           "worker \"%s\"", o->catalog, gpus[k], workers[k]);
+    struct job_types jt;
+    int rc = job_types_read_gavel(o->job_types, workers, types, (int)FS_ARRAY_LEN(gpus), &jt, err);
+    for (size_t i = 0; rc == 0 && i < w->n; i++) {
+        struct job *j = &w->jobs[i];
+        long t = job_types_find(&jt, w->teams[j->team]);
+        if (t < 0 || !(jt.thr[t][j->ref_type] > 0))
+            rc = fs_fail(err, FS_EDATA, "%s: job %lld: job type \"%s\" has no throughput on %s in %s",
+                         o->in, (long long)j->id, w->teams[j->team], cat->types[j->ref_type].name,
+                         o->job_types);
+        else
+            j->work /= jt.thr[t][j->ref_type];
+    }
+    job_types_free(&jt);
+    return rc;
+}
+
 static int import_jobs(const struct import_opts *o, const struct trace_reader *rd,
                        struct fs_err *err)
 {
@@ -119,6 +151,8 @@ static int import_jobs(const struct import_opts *o, const struct trace_reader *r
     }
     if (rc == 0)
         rc = rd->read(o->in, &ro, cat, &w, &st, err);
+    if (rc == 0 && rd->steps)
+        rc = steps_to_seconds(o, cat, &w, err);
     if (rc == 0)
         rc = out_open_path(&out, o->out, err);
     if (rc == 0 && workload_write_native(out.f, &w, cat) != 0)
@@ -173,13 +207,13 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"reference-gpu", required_argument, NULL, 'r'},
         {"team", required_argument, NULL, 't'},   {"bin-s", required_argument, NULL, 'b'},
-        {"catalog", required_argument, NULL, 'c'},
+        {"catalog", required_argument, NULL, 'c'}, {"job-types", required_argument, NULL, 'J'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:r:t:b:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:r:t:b:J:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'o':
@@ -196,6 +230,7 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
             o->has_bin = true;
             break;
         case 'c': o->catalog = optarg; break;
+        case 'J': o->job_types = optarg; break;
         case 'q': o->quiet = true; break;
         case 'h': return usage(0);
         case ':': return bad_usage("option %s needs a value", argv[optind - 1]);
@@ -234,10 +269,12 @@ int cmd_import(int argc, char **argv)
     if (rd && !rd->default_ref && o.ref)
         return bad_usage("%s: the trace names the reference type on every row; drop "
                          "--reference-gpu", o.format);
-    if (rd && rd->steps)
-        return bad_usage("%s: the trace counts work in steps of each job type, which the native "
-                         "CSV cannot hold; run it from a scenario with $.workload.job_types "
-                         "(scenarios/gavel-fig8.json)", o.format);
+    if (rd && rd->steps && !o.job_types)
+        return bad_usage("%s: the trace counts work in steps of each job type; give --job-types "
+                         "FILE (Gavel's simulation_throughputs.json) to turn them into GPU-seconds",
+                         o.format);
+    if (o.job_types && !(rd && rd->steps))
+        return bad_usage("%s: --job-types is for traces that count steps (gavel)", o.format);
     if (!o.catalog)
         o.catalog = cli_default_catalog();
     struct fs_err err = {0};

@@ -16,6 +16,11 @@ bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
 "$fleetsim" regress -q scenarios/suite --baseline scenarios/regress-baseline.json >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 0 ] && ok "shipped suite vs shipped baseline: exit 0" || { bad "shipped suite: exit $rc"; cat "$tmp/out"; }
+# CI sets FLEETSIM_REQUIRE_TRACES=1 where ../shared/traces is present: a
+# suite scenario skipped for a missing trace is then a failure.
+if [ "${FLEETSIM_REQUIRE_TRACES:-}" = 1 ] && grep -q SKIPPED "$tmp/out"; then
+    bad "FLEETSIM_REQUIRE_TRACES=1 but the suite skipped: $(grep SKIPPED "$tmp/out" | head -1)"
+fi
 
 mkdir "$tmp/suite"
 cp scenarios/suite/mixed-best-fit.json "$tmp/suite/a.json"

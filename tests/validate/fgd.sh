@@ -27,6 +27,7 @@ pods=$openb/openb_pod_list_default.csv
 
 if [ ! -r "$nodes" ] || [ ! -r "$pods" ]; then
     echo "validate fgd: SKIPPED - $nodes or $pods not found (set TRACES to the traces folder)"
+    [ "${FLEETSIM_REQUIRE_TRACES:-}" = 1 ] && { echo "validate fgd: FAILED - FLEETSIM_REQUIRE_TRACES=1 and the traces are missing"; exit 1; }
     exit 0
 fi
 

@@ -15,6 +15,9 @@
 # vertex instead of the equal split, and LAS under two other seeds (the
 # per-round shuffle of GPU types), each within 3 % of the seed-0 LAS.
 #
+# The import path: `fleetsim import gavel --job-types` to a native job CSV,
+# run with the same table, must give the same jobs.csv byte for byte.
+#
 # Prints the table and the wall time of each run; exits 1 on a miss, 0 when
 # it passes or when the traces are absent (skipped, with a message).
 #
@@ -30,6 +33,7 @@ matrix=$traces/gavel/simulation_throughputs.json
 
 if [ ! -r "$trace" ] || [ ! -r "$matrix" ]; then
     echo "validate gavel: SKIPPED - $trace or $matrix not found (set TRACES to the traces folder)"
+    [ "${FLEETSIM_REQUIRE_TRACES:-}" = 1 ] && { echo "validate gavel: FAILED - FLEETSIM_REQUIRE_TRACES=1 and the traces are missing"; exit 1; }
     exit 0
 fi
 
@@ -88,5 +92,14 @@ check "LAS / Gavel-LAS (published 1.385)" "$(awk -v a="$las" -v b="$gavel" 'BEGI
 for v in las-vertex las-seed1 las-seed2; do
     check "$v / LAS (tie-break and shuffle, +-3 %)" "$(awk -v a="${jct[$v]}" -v b="$las" 'BEGIN { print a / b }')" 0.97 1.03
 done
+if "$fleetsim" import gavel "$trace" --job-types "$matrix" -q -o "$out/jobs-native.csv" &&
+    sed -e "s|\"trace\": \"[^\"]*\"|\"trace\": \"$out/jobs-native.csv\"|" -e '/"format": "gavel"/d' \
+        "$out/fig8.json" > "$out/fig8-native.json" &&
+    "$fleetsim" run "$out/fig8-native.json" --policy gavel-las -q -o "$out/native" &&
+    cmp -s "$out/native/jobs.csv" "$out/gavel-las/jobs.csv"; then
+    echo "ok    import gavel -> native CSV -> run: the same jobs.csv"
+else
+    echo "FAIL  import gavel -> native CSV -> run: jobs.csv differs (or a step failed)"; fail=1
+fi
 if [ "$fail" = 0 ]; then echo "validate gavel: passed"; else echo "validate gavel: FAILED"; fi
 exit "$fail"
