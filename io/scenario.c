@@ -80,7 +80,7 @@ static int load_models(struct ctx *c, const cJSON *root)
     sc->nodes = ms.nodes;
     sc->power = ms.power;
     sc->prices = ms.prices;
-    llm_model_free(ms.llm); /* the LLM serving model: `fleetsim models --llm` only */
+    llm_model_free(ms.llm); /* the LLM serving model: fleetsim models --llm's, not a run's */
     if (!rc)
         sc->pue = sc->nodes->pue;
     return rc;

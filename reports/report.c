@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "doc.h"
+#include "billing.h"
 #include "costing.h"
 #include "report_cost.h"
 #include "../sim/service_run.h"
@@ -77,14 +78,15 @@ static void summary(const struct doc *d, const struct report *r, const struct si
     fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &fc);
     if (fc.ok) {
         char a[32], b[32];
-        doc_para(d, "Cost: %s USD a month (%s%s%s), of which %s USD (%.0f %%) pays for GPU time nobody used. "
-                    "Energy: %.2f MWh at the facility. What would change this: more work on the same GPUs, "
-                    "fewer GPUs where waits allow, or paying only for the hours in use (fleetsim compare "
-                    "prices the same work on an elastic cloud).",
-                 doc_usd(a, fc.month_usd), cost_billing_names[fc.billing],
-                 fc.billing == COST_CLOUD ? ", commitment " : "",
-                 fc.billing == COST_CLOUD ? cost_commit_names[fc.commit] : "", doc_usd(b, fc.idle_month_usd),
-                 fc.month_usd > 0 ? 100 * fc.idle_month_usd / fc.month_usd : 0.0, st->energy_kwh / 1e3);
+        bool fixed = sc->cost.hold == COST_HOLD_FIXED;
+        doc_para(d, "Cost: %s USD a month (%s), of which %s USD (%.0f %%) pays for GPU time nobody used. "
+                    "Energy: %.2f MWh at the facility. What would change this: %s (fleetsim compare prices "
+                    "the same work every way).",
+                 doc_usd(a, fc.month_usd), bill_titles[bill_own_line(sc)], doc_usd(b, fc.idle_month_usd),
+                 fc.month_usd > 0 ? 100 * fc.idle_month_usd / fc.month_usd : 0.0, st->energy_kwh / 1e3,
+                 fixed ? "more work on the same GPUs, fewer GPUs where waits allow, or paying only for the "
+                         "hours in use"
+                       : "more work (an hourly bill grows with it), or a fixed fleet once it would be busy enough");
     } else {
         doc_para(d, "No cost: %s. Energy: %.2f MWh at the facility.", fc.why, st->energy_kwh / 1e3);
     }

@@ -2,6 +2,8 @@
  * the demand forecast and every assumption behind the prices. */
 #include "report_cost.h"
 
+#include "billing.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,10 +175,9 @@ void report_cost(const struct doc *d, const struct sim *s, const struct metrics 
         doc_para(d, "No cost: %s.", fc.why);
         return;
     }
-    doc_para(d, "Billing: %s%s%s. Monthly figures are for a 730-h month at the rate this run measured; "
+    doc_para(d, "Billing: %s. Monthly figures are for a 730-h month at the rate this run measured; "
                 "the run window is %.3f months.",
-             cost_billing_names[fc.billing], fc.billing == COST_CLOUD ? ", commitment " : "",
-             fc.billing == COST_CLOUD ? cost_commit_names[fc.commit] : "", fc.window_months);
+             bill_titles[bill_own_line(sc)], fc.window_months);
     cost_table(d, &fc);
     doc_para(d, "Cost per completed GPU-hour: %.4f USD (%.1f GPU-hours of work, measured on each job's "
                 "reference GPU, done by the jobs that completed in the window).", fc.usd_per_gpu_h,

@@ -152,6 +152,19 @@ void rounds_finished(struct sim *s, size_t i)
     }
 }
 
+/* The slots in an order shuffled from the run's stream (Fisher-Yates). */
+static void shuffled(struct round_run *r, int32_t *order)
+{
+    for (int k = 0; k < r->nt; k++)
+        order[k] = k;
+    for (int k = r->nt - 1; k > 0; k--) {
+        int o = (int)(sched_splitmix64(&r->rng) % (uint64_t)(k + 1));
+        int32_t t = order[k];
+        order[k] = order[o];
+        order[o] = t;
+    }
+}
+
 /* Settle the deficits against the old allocation and restart the time
  * counts (Gavel's _reset_time_run_so_far), then solve the new one. */
 static void reallocate(struct sim *s)
@@ -185,9 +198,9 @@ static void reallocate(struct sim *s)
     struct alloc_problem p = {.njobs = (int32_t)m, .ntypes = nt, .thr = thr, .scale = scale, .gpus = r->gpus,
                               .vertex = s->sc->lp_vertex};
     if (fifo(r)) {
+        /* Agnostic FIFO takes a random type with room, as Gavel's does. */
         int32_t order[GPU_MAX_TYPES];
-        for (int k = 0; k < nt; k++)
-            order[k] = k;
+        shuffled(r, order);
         alloc_fifo(&p, order, aware(r), aware(r) ? NULL : sticky, x);
     } else if (alloc_max_min(&p, aware(r) ? ALLOC_GAVEL_LAS : ALLOC_LAS, x, NULL)) {
         fprintf(stderr, "fleetsim: internal error: GLPK failed on the allocation LP of %zu jobs at %.0f s\n",
@@ -237,18 +250,14 @@ static int entry_cmp(const void *pa, const void *pb)
 static void assign(struct sim *s, struct entry *e)
 {
     struct round_run *r = s->rounds;
-    int nt = r->nt, order[GPU_MAX_TYPES];
-    int32_t left[GPU_MAX_TYPES];
+    int nt = r->nt;
+    int32_t left[GPU_MAX_TYPES], order[GPU_MAX_TYPES];
     for (int k = 0; k < nt; k++) {
         order[k] = k;
         left[k] = r->gpus[k];
     }
     if (!aware(r))
-        for (int k = nt - 1; k > 0; k--) {
-            int o = (int)(sched_splitmix64(&r->rng) % (uint64_t)(k + 1)), t = order[k];
-            order[k] = order[o];
-            order[o] = t;
-        }
+        shuffled(r, order);
     for (size_t a = 0; a < r->nactive; a++)
         r->chosen[r->active[a]] = -1;
     for (int o = 0; o < nt; o++) {

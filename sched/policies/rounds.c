@@ -20,8 +20,8 @@ const struct sched_policy sched_policy_gavel_las = {
 
 const struct sched_policy sched_policy_ts_fifo = {
     .name = "ts-fifo",
-    .summary = "round-based FIFO: jobs in arrival order keep the first GPU type with room "
-               "(Gavel's agnostic FIFO)",
+    .summary = "round-based FIFO: jobs in arrival order take a random GPU type with room and keep "
+               "it (Gavel's agnostic FIFO)",
     .rounds = SCHED_ROUNDS_FIFO,
 };
 
