@@ -165,6 +165,13 @@ sweep-mpi-check:
 	@$(MAKE) --no-print-directory MPI=1 BUILD=build-mpi build-mpi/fleetsim
 	FLEETSIM=build-mpi/fleetsim tests/sweep/mpi.sh
 
+# fleetsim serve behind the FGD authors' kube-scheduler simulator, side by
+# side with its own FGD plugins and fleetsim fill (tests/live/run.sh; skips,
+# saying so, without Go, pandas, the peer or the traces: install them with
+# tools/install-deps.sh --with-live).  Builds the peer in $(BUILD)/live.
+live-check: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/live/run.sh $(BUILD)/live
+
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
@@ -190,6 +197,21 @@ BENCH_EVQ := $(BUILD)/bench/evq_bench
 $(BENCH_EVQ): $(BUILD)/bench/evq_bench.o $(BUILD)/libfleetsim.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# fleetsim serve's decision latency at 1,213 nodes (bench/serve_bench.c;
+# reads ../shared/traces/alibaba-openb).
+.PHONY: serve-bench live-check
+SERVE_BENCH_CALLS ?= 3000
+BENCH_SERVE := $(BUILD)/bench/serve_bench
+OPENB := ../shared/traces/alibaba-openb
+
+$(BENCH_SERVE): $(BUILD)/bench/serve_bench.o $(BUILD)/libfleetsim.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+serve-bench: $(BENCH_SERVE)
+	@if [ -r $(OPENB)/openb_node_list_gpu_node.csv ]; then \
+	  $(BENCH_SERVE) $(OPENB)/openb_node_list_gpu_node.csv $(OPENB)/openb_pod_list_default.csv $(SERVE_BENCH_CALLS); \
+	else echo "serve-bench: skipped: $(OPENB) is absent"; fi
+
 bench: $(FLEETSIM) $(BENCH_EVQ)
 	FLEETSIM=$(FLEETSIM) EVQ_BENCH=$(BENCH_EVQ) bench/run.sh
 
@@ -214,7 +236,7 @@ FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP -g
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 # name:FUZZ_FORMAT (tests/fuzz/fuzz_reader.c); corpora in tests/fuzz/corpus/NAME
 FUZZ_READERS := native:1 openb:2 openb_nodes:3 philly:4 swf:5 azure:6
-FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_scenario $(foreach r,$(FUZZ_READERS),$(FUZZ_DIR)/fuzz_$(firstword $(subst :, ,$(r))))
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_scenario $(FUZZ_DIR)/fuzz_extender $(foreach r,$(FUZZ_READERS),$(FUZZ_DIR)/fuzz_$(firstword $(subst :, ,$(r))))
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -225,6 +247,9 @@ $(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(FUZZ_DIR)/fuzz_extender: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_extender.o $(FUZZ_DIR)/libfleetsim.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 define FUZZ_READER_RULE

@@ -1,7 +1,6 @@
 /* extender.c - the scheduler-extender protocol over sched/ (see extender.h). */
 #include "extender.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,10 @@ struct extender {
     bool stale;                        /* a node was learnt or changed */
     char last_pod[K8S_KEY_MAX];
     const char *last_node;
+    struct jscan scan;                 /* the request, kept for its arrays */
+    struct k8s_node kn;                /* scratch for one node object */
+    struct cand *cands;                /* the request's candidates */
+    size_t cands_cap;
     struct extender_stats st;
 };
 
@@ -79,6 +82,9 @@ void extender_free(struct extender *x)
     for (size_t p = 0; p < x->npods; p++)
         free(x->pods[p].key);
     free(x->pods);
+    jscan_free(&x->scan);
+    k8s_node_fini(&x->kn);
+    free(x->cands);
     strmap_free(&x->node_ix);
     strmap_free(&x->pod_ix);
     free(x);
@@ -250,50 +256,43 @@ static size_t learn(struct extender *x, struct k8s_node *kn)
 
 /* One node a request offers. */
 struct cand {
-    const char *name;
-    const cJSON *obj;     /* the node object, or NULL (names only) */
+    struct jspan name;    /* the name as the request spells it */
+    struct jspan obj;     /* the node object, or absent (names only) */
     size_t node;          /* index into extender.nodes, or -1: not known */
 };
 
-static const cJSON *item(const cJSON *o, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
 /* The request's candidates into *c, learning the nodes it describes.
  * RET: 0 or FS_EDATA. */
-static int candidates(struct extender *x, const cJSON *req, struct cand **c, size_t *nc,
-                      bool *by_names, struct fs_err *err)
+static int candidates(struct extender *x, struct jspan req, size_t *nc, bool *by_names,
+                      struct fs_err *err)
 {
-    const cJSON *nodes = item(req, "Nodes"), *names = item(req, "NodeNames"), *e;
-    *by_names = !nodes || cJSON_IsNull(nodes);
-    const cJSON *list = *by_names ? names : item(nodes, "items");
-    if (*by_names && (!names || cJSON_IsNull(names)))
+    const struct jscan *s = &x->scan;
+    struct jspan nodes = jscan_get(s, req, "Nodes"), names = jscan_get(s, req, "NodeNames"), e;
+    *by_names = !nodes.p || jspan_is(nodes, 'n');
+    if (*by_names && (!names.p || jspan_is(names, 'n')))
         return fs_fail(err, FS_EDATA, "$: neither Nodes nor NodeNames is given");
-    if (list && !cJSON_IsNull(list) && !cJSON_IsArray(list))
+    if (!*by_names && !jspan_is(nodes, '{'))
+        return fs_fail(err, FS_EDATA, "$.Nodes: must be an object (a NodeList)");
+    struct jspan list = *by_names ? names : jscan_get(s, nodes, "items");
+    if (list.p && !jspan_is(list, '[') && !jspan_is(list, 'n'))
         return fs_fail(err, FS_EDATA, "%s: must be an array", *by_names ? "$.NodeNames" : "$.Nodes.items");
-    size_t cap = 0, i = 0;
-    if (!cJSON_IsArray(list))
-        return 0;
-    cJSON_ArrayForEach(e, list) {
+    size_t it = 0;
+    char name[K8S_KEY_MAX];
+    for (size_t i = 0; jscan_next(s, list, &it, NULL, &e); i++) {
         char path[48];
-        xgrow(c, &cap, *nc + 1, sizeof **c);
-        struct cand *k = &(*c)[(*nc)++];
+        xgrow(&x->cands, &x->cands_cap, *nc + 1, sizeof *x->cands);
+        struct cand *k = &x->cands[(*nc)++];
         if (*by_names) {
-            if (!cJSON_IsString(e))
-                return fs_fail(err, FS_EDATA, "$.NodeNames[%zu]: must be a string", i);
-            *k = (struct cand){.name = e->valuestring, .node = strmap_get(&x->node_ix, e->valuestring)};
+            if (jscan_string(e, name, sizeof name) <= 0)
+                return fs_fail(err, FS_EDATA, "$.NodeNames[%zu]: must be a node name", i);
+            *k = (struct cand){.name = e, .node = strmap_get(&x->node_ix, name)};
         } else {
-            struct k8s_node kn;
             snprintf(path, sizeof path, "$.Nodes.items[%zu]", i);
-            int rc = k8s_node_parse(e, path, x->o.cat, &kn, err);
-            if (!rc)
-                *k = (struct cand){.name = kn.name, .obj = e, .node = learn(x, &kn)};
-            k8s_node_fini(&kn);
-            if (rc)
-                return rc;
+            if (k8s_node_parse(s, e, path, x->o.cat, &x->kn, err))
+                return FS_EDATA;
+            *k = (struct cand){.name = jscan_path(s, e, (const char *const[]){"metadata", "name", NULL}),
+                               .obj = e, .node = learn(x, &x->kn)};
         }
-        i++;
     }
     return 0;
 }
@@ -385,64 +384,109 @@ static size_t decide(struct extender *x, const struct k8s_pod *pod, const struct
     return x->pods[p].node;
 }
 
-/* Why a candidate was not chosen. */
-static const char *reason(const struct extender *x, const struct cand *c, size_t chosen,
-                          char *buf, size_t size)
+/* A reply as it is written. */
+struct sbuf {
+    char *p;
+    size_t n, cap;
+};
+
+static void put(struct sbuf *b, const char *s, size_t n)
 {
-    if (c->node == (size_t)-1)
-        return "fleetsim: node not known yet (it learns nodes from node objects: "
-               "nodeCacheCapable false)";
-    if (x->nodes[c->node].type < 0)
-        return "fleetsim: not a GPU node";
+    xgrow(&b->p, &b->cap, b->n + n + 1, 1);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void puts_(struct sbuf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* s as a JSON string. */
+static void put_string(struct sbuf *b, const char *s)
+{
+    put(b, "\"", 1);
+    for (const char *q = s; *q;) {
+        size_t run = 0;
+        while (q[run] && q[run] != '"' && q[run] != '\\' && (unsigned char)q[run] >= 0x20)
+            run++;
+        put(b, q, run);
+        q += run;
+        if (!*q)
+            break;
+        char esc[8];
+        snprintf(esc, sizeof esc, *q == '"' || *q == '\\' ? "\\%c" : "\\u%04x",
+                 *q == '"' || *q == '\\' ? (unsigned)*q : (unsigned)(unsigned char)*q);
+        puts_(b, esc);
+        q++;
+    }
+    put(b, "\"", 1);
+}
+
+static void put_span(struct sbuf *b, struct jspan v)
+{
+    put(b, v.p, v.n);
+}
+
+/* Why candidates were not chosen, as JSON strings: [0] not known, [1] not
+ * a GPU node, [2] no room or another node chosen.  Written once a reply. */
+static void reasons(const struct extender *x, size_t chosen, struct sbuf why[3])
+{
+    char buf[K8S_KEY_MAX + 96];
+    put_string(&why[0], "fleetsim: node not known yet (it learns nodes from node objects: "
+                        "nodeCacheCapable false)");
+    put_string(&why[1], "fleetsim: not a GPU node");
     if (chosen == (size_t)-1)
-        snprintf(buf, size, "fleetsim: no room for the pod under policy %s", x->o.policy->name);
+        snprintf(buf, sizeof buf, "fleetsim: no room for the pod under policy %s", x->o.policy->name);
     else
-        snprintf(buf, size, "fleetsim: policy %s chose %s", x->o.policy->name, x->nodes[chosen].name);
-    return buf;
+        snprintf(buf, sizeof buf, "fleetsim: policy %s chose %s", x->o.policy->name, x->nodes[chosen].name);
+    put_string(&why[2], buf);
 }
 
-static cJSON *filter_reply(const struct extender *x, const struct cand *c, size_t nc,
-                           bool by_names, size_t chosen)
+/* ExtenderFilterResult: the chosen node only (as the request gave it: its
+ * object or its name), the others failed with the reason. */
+static void filter_reply(const struct extender *x, const struct cand *c, size_t nc, bool by_names,
+                         size_t chosen, struct sbuf *b)
 {
-    cJSON *r = cJSON_CreateObject(), *failed = cJSON_CreateObject();
-    cJSON *items = by_names ? NULL : cJSON_CreateArray(), *names = by_names ? cJSON_CreateArray() : NULL;
-    char buf[K8S_KEY_MAX + 64];
+    struct sbuf why[3] = {{0}};
     bool given = false;
-    for (size_t k = 0; k < nc; k++) {
-        if (chosen != (size_t)-1 && c[k].node == chosen && !given) {
+    reasons(x, chosen, why);
+    puts_(b, by_names ? "{\"Nodes\":null,\"NodeNames\":[" : "{\"Nodes\":{\"items\":[");
+    for (size_t k = 0; k < nc && chosen != (size_t)-1 && !given; k++)
+        if (c[k].node == chosen) {
             given = true;  /* a node listed twice is answered once */
-            if (by_names)
-                cJSON_AddItemToArray(names, cJSON_CreateString(c[k].name));
-            else
-                cJSON_AddItemToArray(items, cJSON_Duplicate(c[k].obj, true));
-        } else if (c[k].node != chosen || chosen == (size_t)-1) {
-            cJSON_AddStringToObject(failed, c[k].name, reason(x, &c[k], chosen, buf, sizeof buf));
+            put_span(b, by_names ? c[k].name : c[k].obj);
         }
+    puts_(b, by_names ? "],\"FailedNodes\":{" : "]},\"NodeNames\":null,\"FailedNodes\":{");
+    bool first = true;
+    for (size_t k = 0; k < nc; k++) {
+        if (chosen != (size_t)-1 && c[k].node == chosen)
+            continue;
+        if (!first)
+            put(b, ",", 1);
+        first = false;
+        put_span(b, c[k].name);
+        put(b, ":", 1);
+        const struct sbuf *w = &why[c[k].node == (size_t)-1 ? 0 : x->nodes[c[k].node].type < 0 ? 1 : 2];
+        put(b, w->p, w->n);
     }
-    if (by_names) {
-        cJSON_AddNullToObject(r, "Nodes");
-        cJSON_AddItemToObject(r, "NodeNames", names);
-    } else {
-        cJSON *nodes = cJSON_AddObjectToObject(r, "Nodes");
-        cJSON_AddItemToObject(nodes, "items", items);
-        cJSON_AddNullToObject(r, "NodeNames");
-    }
-    cJSON_AddItemToObject(r, "FailedNodes", failed);
-    cJSON_AddStringToObject(r, "Error", "");
-    return r;
+    puts_(b, "},\"Error\":\"\"}");
+    for (int i = 0; i < 3; i++)
+        free(why[i].p);
 }
 
-/* The chosen node scores the protocol's top, 10; the others 0. */
-static cJSON *prioritize_reply(const struct cand *c, size_t nc, size_t chosen)
+/* HostPriorityList: the chosen node scores the protocol's top, 10; the
+ * others 0. */
+static void prioritize_reply(const struct cand *c, size_t nc, size_t chosen, struct sbuf *b)
 {
-    cJSON *r = cJSON_CreateArray();
+    put(b, "[", 1);
     for (size_t k = 0; k < nc; k++) {
-        cJSON *h = cJSON_CreateObject();
-        cJSON_AddStringToObject(h, "Host", c[k].name);
-        cJSON_AddNumberToObject(h, "Score", chosen != (size_t)-1 && c[k].node == chosen ? 10 : 0);
-        cJSON_AddItemToArray(r, h);
+        puts_(b, k ? ",{\"Host\":" : "{\"Host\":");
+        put_span(b, c[k].name);
+        puts_(b, chosen != (size_t)-1 && c[k].node == chosen ? ",\"Score\":10}" : ",\"Score\":0}");
     }
-    return r;
+    put(b, "]", 1);
 }
 
 int extender_handle(struct extender *x, enum extender_verb verb, const char *body, size_t len,
@@ -450,17 +494,21 @@ int extender_handle(struct extender *x, enum extender_verb verb, const char *bod
 {
     struct fs_err err = {0};
     struct k8s_pod pod;
-    struct cand *c = NULL;
-    size_t nc = 0;
+    struct cand *c;
+    struct jspan req;
+    struct sbuf b = {0};
+    size_t nc = 0, at;
     bool by_names = false;
-    cJSON *req = cJSON_ParseWithLength(body, len), *r = NULL;
     *outcome = EXT_BAD_REQUEST;
     x->last_pod[0] = '\0';
     x->last_node = "";
-    if (!cJSON_IsObject(req))
+    if (jscan_check(&x->scan, body, len, &req, &at))
+        fs_fail(&err, FS_EDATA, "the body is not JSON (byte %zu)", at);
+    else if (!jspan_is(req, '{'))
         fs_fail(&err, FS_EDATA, "the body is not a JSON object (ExtenderArgs)");
-    else if (!k8s_pod_parse(item(req, "Pod"), x->o.cat, &pod, &err) &&
-             !candidates(x, req, &c, &nc, &by_names, &err)) {
+    else if (!k8s_pod_parse(&x->scan, jscan_get(&x->scan, req, "Pod"), x->o.cat, &pod, &err) &&
+             !candidates(x, req, &nc, &by_names, &err)) {
+        c = x->cands;
         if (x->stale)
             rebuild(x);
         else
@@ -470,17 +518,17 @@ int extender_handle(struct extender *x, enum extender_verb verb, const char *bod
         size_t chosen = decide(x, &pod, c, nc, outcome);
         memcpy(x->last_pod, pod.key, sizeof pod.key);
         x->last_node = chosen == (size_t)-1 ? "" : x->nodes[chosen].name;
-        r = verb == EXT_FILTER ? filter_reply(x, c, nc, by_names, chosen)
-                               : prioritize_reply(c, nc, chosen);
+        if (verb == EXT_FILTER)
+            filter_reply(x, c, nc, by_names, chosen, &b);
+        else
+            prioritize_reply(c, nc, chosen, &b);
     }
-    if (!r) {
-        r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "Error", err.msg);
+    if (*outcome == EXT_BAD_REQUEST) {
+        puts_(&b, "{\"Error\":");
+        put_string(&b, err.msg);
+        put(&b, "}", 1);
     }
     x->st.outcomes[*outcome]++;
-    *reply = cJSON_PrintUnformatted(r);
-    cJSON_Delete(r);
-    cJSON_Delete(req);
-    free(c);
+    *reply = b.p;
     return *outcome == EXT_BAD_REQUEST ? 400 : 200;
 }

@@ -14,15 +14,16 @@
  *         ...}} with what each GPU holds now.
  *
  * GPU models are openb names ("V100M32", sim/readers.h) or catalog names
- * ("h100-sxm").  Every error names the JSON path of the bad field.
+ * ("h100-sxm").  Objects are read in place (jscan.h).  Every error names
+ * the JSON path of the bad field.
  */
 #ifndef FS_SERVE_K8S_H
 #define FS_SERVE_K8S_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 
 #include "../sched/cluster.h"
+#include "jscan.h"
 
 #define K8S_KEY_MAX 512  /* "namespace/name": 63 + 1 + 253, with room */
 
@@ -35,28 +36,34 @@ struct k8s_pod {
     uint64_t allowed;       /* bit i: catalog type i; 0 = any */
 };
 
-/* pod (the request's "Pod" object) into out.  RET: 0 or FS_EDATA
+/* pod (the request's "Pod" object, in s) into out.  RET: 0 or FS_EDATA
  * ("$.Pod.metadata.annotations.alibabacloud.com/gpu-milli: ..."). */
-int k8s_pod_parse(const cJSON *pod, const struct gpu_catalog *cat, struct k8s_pod *out,
-                  struct fs_err *err);
+int k8s_pod_parse(const struct jscan *s, struct jspan pod, const struct gpu_catalog *cat,
+                  struct k8s_pod *out, struct fs_err *err);
 
 struct k8s_node {
-    const char *name;       /* borrowed from the tree */
+    char name[K8S_KEY_MAX];
     int32_t type;           /* catalog type; -1 for a node without GPUs */
     int32_t gpus;
     int32_t cpu_milli;      /* allocatable */
     int32_t mem_mib;        /* allocatable, rounded down */
     bool shared;            /* carries the GPU-share annotation */
     int16_t used[CLUSTER_MAX_NODE_GPUS];  /* milli in use per GPU (shared) */
-    cJSON *share;           /* the parsed annotation, owned (k8s_node_fini) */
+    /* The annotation's text, unescaped, and its scan: buffers kept from
+     * one k8s_node_parse to the next on the same struct (k8s_node_fini
+     * frees them). */
+    char *share_text;
+    size_t share_cap;
+    struct jscan share;
+    struct jspan share_root;
 };
 
-/* node (one of "Nodes".items) into out; path names it in messages.  A node
- * with no GPU label or a GPU count of 0 has type -1.  RET: 0 or FS_EDATA
- * (an unknown GPU model, a malformed quantity or annotation); out needs
- * k8s_node_fini either way. */
-int k8s_node_parse(const cJSON *node, const char *path, const struct gpu_catalog *cat,
-                   struct k8s_node *out, struct fs_err *err);
+/* node (one of "Nodes".items, in s) into out (zeroed, or used by an
+ * earlier call); path names it in messages.  A node with no GPU label or a
+ * GPU count of 0 has type -1.  RET: 0 or FS_EDATA (an unknown GPU model, a
+ * malformed quantity or annotation); out needs k8s_node_fini in the end. */
+int k8s_node_parse(const struct jscan *s, struct jspan node, const char *path,
+                   const struct gpu_catalog *cat, struct k8s_node *out, struct fs_err *err);
 
 /* Does n's GPU-share annotation list the pod called key on any GPU? */
 bool k8s_node_holds(const struct k8s_node *n, const char *key);

@@ -1,5 +1,5 @@
 /* test_serve.c - fleetsim serve's parts without the network: Kubernetes
- * quantities, pod and node objects, and the extender's decisions on
+ * quantities, JSON read in place, pod and node objects, and the extender's decisions on
  * hand-built requests whose answers are worked out by hand; the captured
  * kube-scheduler requests (tests/serve/captured, from the FGD authors'
  * simulator) answered byte for byte as tests/serve/expected holds, twice
@@ -81,24 +81,75 @@ static void test_quantity(void)
 
 /* ---- pod and node objects ------------------------------------------------ */
 
-static cJSON *load_json(const char *rel)
+static char *slurp(const char *rel, size_t *len)
 {
     FILE *f = fopen(tu_path(rel), "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    if (!f)
+        return NULL;
+    char *buf = xmalloc(1 << 20);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    buf[*len] = '\0';
     fclose(f);
-    buf[n] = '\0';
-    return cJSON_Parse(buf);
+    return buf;
+}
+
+/* Scan text into s.  RET: its root. */
+static struct jspan scan(struct jscan *s, const char *text)
+{
+    struct jspan root;
+    size_t at;
+    CU_ASSERT_EQUAL(jscan_check(s, text, strlen(text), &root, &at), 0);
+    return root;
+}
+
+static void test_jscan(void)
+{
+    struct jscan s = {0};
+    struct jspan r = scan(&s, " {\"a\": [1, -2.5e3, \"x\\\"y\\u00e9\"], \"b\": {\"c\": null}, \"d\": true} ");
+    char buf[16];
+    struct jspan a = jscan_get(&s, r, "a"), v;
+    size_t it = 0;
+    int n = 0;
+    while (jscan_next(&s, a, &it, NULL, &v))
+        n++;
+    CU_ASSERT_EQUAL(n, 3);
+    CU_ASSERT_TRUE(jspan_is(jscan_path(&s, r, (const char *const[]){"b", "c", NULL}), 'n'));
+    CU_ASSERT_TRUE(jspan_is(jscan_get(&s, r, "d"), 't'));
+    CU_ASSERT_PTR_NULL(jscan_get(&s, r, "e").p);
+    it = 0;
+    jscan_next(&s, a, &it, NULL, &v);
+    jscan_next(&s, a, &it, NULL, &v);
+    CU_ASSERT_EQUAL(v.n, 6);  /* -2.5e3 */
+    jscan_next(&s, a, &it, NULL, &v);
+    CU_ASSERT_EQUAL(jscan_string(v, buf, sizeof buf), 5);  /* é is 2 bytes */
+    CU_ASSERT_STRING_EQUAL(buf, "x\"y\xc3\xa9");
+    CU_ASSERT_EQUAL(jscan_string(v, buf, 4), -1);  /* does not fit */
+    static const char *const bad[] = {"", "{", "[1,]", "{\"a\" 1}", "{\"a\":01}", "\"\\x\"", "[1] 2",
+                                      "tru", "{\"a\":\"\x01\"}", "-", "1.", "1e", "[\"\\u12g4\"]", "{,}"};
+    for (size_t i = 0; i < FS_ARRAY_LEN(bad); i++) {
+        size_t at;
+        CU_ASSERT_EQUAL(jscan_check(&s, bad[i], strlen(bad[i]), &r, &at), -1);
+    }
+    /* Nesting past JSCAN_MAX_DEPTH is refused, not recursed into. */
+    char deep[2 * JSCAN_MAX_DEPTH + 3];
+    memset(deep, '[', JSCAN_MAX_DEPTH + 1);
+    memset(deep + JSCAN_MAX_DEPTH + 1, ']', JSCAN_MAX_DEPTH + 1);
+    size_t at;
+    CU_ASSERT_EQUAL(jscan_check(&s, deep, 2 * JSCAN_MAX_DEPTH + 2, &r, &at), -1);
+    CU_ASSERT_EQUAL(jscan_check(&s, deep + 1, 2 * JSCAN_MAX_DEPTH, &r, &at), 0);
+    jscan_free(&s);
 }
 
 static void test_objects(void)
 {
-    cJSON *req = load_json("tests/serve/captured/filter-request-nodeCacheCapable-false-pod0009.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(req);
+    size_t len;
+    char *text = slurp("tests/serve/captured/filter-request-nodeCacheCapable-false-pod0009.json", &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    struct jscan s = {0};
+    struct jspan req = scan(&s, text);
     struct k8s_pod pod;
     struct fs_err err = {0};
-    CU_ASSERT_EQUAL(k8s_pod_parse(cJSON_GetObjectItem(req, "Pod"), cat, &pod, &err), 0);
+    CU_ASSERT_EQUAL(k8s_pod_parse(&s, jscan_get(&s, req, "Pod"), cat, &pod, &err), 0);
     CU_ASSERT_STRING_EQUAL(pod.key, "paib-gpu/openb-pod-0009");
     CU_ASSERT_EQUAL(pod.gpus, 1);
     CU_ASSERT_EQUAL(pod.milli, 1000);
@@ -107,9 +158,11 @@ static void test_objects(void)
     int v16 = gpu_catalog_find(cat, "v100m16"), v32 = gpu_catalog_find(cat, "v100m32");
     CU_ASSERT_EQUAL(pod.allowed, (1ULL << v16) | (1ULL << v32));
 
-    const cJSON *items = cJSON_GetObjectItem(cJSON_GetObjectItem(req, "Nodes"), "items");
-    struct k8s_node n;
-    CU_ASSERT_EQUAL(k8s_node_parse(cJSON_GetArrayItem(items, 0), "$.Nodes.items[0]", cat, &n, &err), 0);
+    struct jspan items = jscan_get(&s, jscan_get(&s, req, "Nodes"), "items"), first;
+    size_t it = 0;
+    CU_ASSERT_TRUE(jscan_next(&s, items, &it, NULL, &first));
+    struct k8s_node n = {0};
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, first, "$.Nodes.items[0]", cat, &n, &err), 0);
     CU_ASSERT_STRING_EQUAL(n.name, "0001-openb-node-0024");
     CU_ASSERT_EQUAL(n.type, v32);
     CU_ASSERT_EQUAL(n.gpus, 8);
@@ -117,15 +170,17 @@ static void test_objects(void)
     CU_ASSERT_EQUAL(n.mem_mib, 768 * 1024);
     CU_ASSERT_FALSE(n.shared);
     k8s_node_fini(&n);
+    jscan_free(&s);
+    free(text);
 
     /* The GPU-share annotation, as the simulator writes it. */
-    cJSON *node = cJSON_Duplicate(cJSON_GetArrayItem(items, 1), true);
-    cJSON *annos = cJSON_AddObjectToObject(cJSON_GetObjectItem(node, "metadata"), "annotations");
-    cJSON_AddStringToObject(annos, "simon/node-gpu-share",
-                            "{\"DevsBrief\":{\"0\":{\"Idx\":0,\"Model\":\"V100M16\",\"PodList\":"
-                            "[\"ns/a\",\"ns/b\"],\"GpuUsedMilli\":700},\"3\":{\"Idx\":3,\"PodList\":"
-                            "[\"ns/c\"],\"GpuUsedMilli\":1000}},\"GpuCount\":4,\"NumPods\":3}");
-    CU_ASSERT_EQUAL(k8s_node_parse(node, "$.Nodes.items[1]", cat, &n, &err), 0);
+    const char *node = "{\"metadata\":{\"name\":\"n\",\"labels\":{\"alibabacloud.com/gpu-card-model\":"
+                       "\"V100M16\"},\"annotations\":{\"simon/node-gpu-share\":\"{\\\"DevsBrief\\\":"
+                       "{\\\"0\\\":{\\\"Idx\\\":0,\\\"PodList\\\":[\\\"ns/a\\\",\\\"ns/b\\\"],"
+                       "\\\"GpuUsedMilli\\\":700},\\\"3\\\":{\\\"PodList\\\":[\\\"ns/c\\\"],"
+                       "\\\"GpuUsedMilli\\\":1000}},\\\"GpuCount\\\":4}\"}},\"status\":{\"allocatable\":"
+                       "{\"alibabacloud.com/gpu-count\":\"4\",\"cpu\":\"32\",\"memory\":\"128Gi\"}}}";
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, node), "$.Nodes.items[1]", cat, &n, &err), 0);
     CU_ASSERT_TRUE(n.shared);
     CU_ASSERT_EQUAL(n.gpus, 4);
     CU_ASSERT_EQUAL(n.used[0], 700);
@@ -136,13 +191,14 @@ static void test_objects(void)
     CU_ASSERT_FALSE(k8s_node_holds(&n, "ns/d"));
     k8s_node_fini(&n);
     /* A GPU index past the node's count is an error naming the path. */
-    cJSON_ReplaceItemInObject(annos, "simon/node-gpu-share",
-                              cJSON_CreateString("{\"DevsBrief\":{\"4\":{\"GpuUsedMilli\":10}}}"));
-    CU_ASSERT_EQUAL(k8s_node_parse(node, "$.Nodes.items[1]", cat, &n, &err), FS_EDATA);
+    const char *past = "{\"metadata\":{\"name\":\"n\",\"labels\":{\"alibabacloud.com/gpu-card-model\":"
+                       "\"V100M16\"},\"annotations\":{\"simon/node-gpu-share\":\"{\\\"DevsBrief\\\":"
+                       "{\\\"4\\\":{\\\"GpuUsedMilli\\\":10}}}\"}},\"status\":{\"allocatable\":"
+                       "{\"alibabacloud.com/gpu-count\":\"4\"}}}";
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, past), "$.Nodes.items[1]", cat, &n, &err), FS_EDATA);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.Nodes.items[1].metadata.annotations.simon/node-gpu-share"));
     k8s_node_fini(&n);
-    cJSON_Delete(node);
-    cJSON_Delete(req);
+    jscan_free(&s);
 }
 
 /* ---- hand-built requests ------------------------------------------------- */
@@ -357,18 +413,6 @@ static const char *const captured[] = {
     "prioritize-request-nodeCacheCapable-true",
 };
 
-static char *slurp(const char *rel, size_t *len)
-{
-    FILE *f = fopen(tu_path(rel), "rb");
-    if (!f)
-        return NULL;
-    char *buf = xmalloc(1 << 20);
-    *len = fread(buf, 1, (1 << 20) - 1, f);
-    buf[*len] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* FGD's typical pods: whole V100 GPUs, half GPUs and CPU-only pods. */
 static void typical_pods(struct job *w, size_t n)
 {
@@ -529,6 +573,7 @@ int main(void)
 {
     CU_TestInfo tests[] = {
         {"Kubernetes quantities", test_quantity},
+        {"JSON read in place", test_jscan},
         {"pod and node objects", test_objects},
         {"the GPU-share annotation is read", test_annotation_read},
         {"decisions pending until annotated", test_pending},

@@ -16,7 +16,7 @@ prog=${0##*/}
 
 usage() {
     cat <<EOF
-Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--help]
+Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-live] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
@@ -30,6 +30,8 @@ Options:
               also require chromium (the headless report test, make browser-test)
   --with-fuzz also require clang and libclang-rt-dev, its libFuzzer and
               sanitizer runtimes, which clang only recommends (make fuzz)
+  --with-live also require golang-go, python3-pandas and python3-yaml, which
+              build and feed the FGD authors' simulator (make live-check)
   --help      show this help and exit
 
 Runs apt-get through sudo when not root.  Exit status: 0 all present,
@@ -44,12 +46,14 @@ check_only=0
 with_mpi=0
 with_browser=0
 with_fuzz=0
+with_live=0
 for arg in "$@"; do
     case $arg in
     --check) check_only=1 ;;
     --with-mpi) with_mpi=1 ;;
     --with-browser) with_browser=1 ;;
     --with-fuzz) with_fuzz=1 ;;
+    --with-live) with_live=1 ;;
     -h | --help)
         usage
         exit 0
@@ -71,6 +75,9 @@ if ((with_browser)); then
 fi
 if ((with_fuzz)); then
     packages+=(clang libclang-rt-dev)
+fi
+if ((with_live)); then
+    packages+=(golang-go python3-pandas python3-yaml)
 fi
 
 # Without dpkg we cannot ask the package manager, but we can still tell
@@ -101,6 +108,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     fi
     if ((with_fuzz)); then
         command -v clang >/dev/null 2>&1 || missing+=("clang (with libFuzzer)")
+    fi
+    if ((with_live)); then
+        command -v go >/dev/null 2>&1 || missing+=("go")
     fi
     if ((${#missing[@]} == 0)); then
         say "no apt-get/dpkg here, but everything fleetsim needs was found"

@@ -97,7 +97,7 @@ grep -q '"NodeNames":\["' "$tmp/filter-request-nodeCacheCapable-true.out" || bad
 
 # Errors: malformed, oversized, unknown path, wrong method.
 printf '{"Pod":' >"$tmp/trunc.json"
-[ "$(status POST /filter "$tmp/trunc.json")" = 400 ] && grep -q '"Error":"the body is not a JSON object' "$tmp/body" ||
+[ "$(status POST /filter "$tmp/trunc.json")" = 400 ] && grep -q '"Error":"the body is not JSON (byte 7)' "$tmp/body" ||
     bad "a truncated body: $(cat "$tmp/body")"
 head -c 200000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
 [ "$(status POST /filter "$tmp/big.json")" = 400 ] && grep -q 'over 100000 bytes' "$tmp/body" ||
