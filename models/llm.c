@@ -176,12 +176,13 @@ struct llm_answer llm_serve(const struct llm_model *lm, int ti, const struct llm
     double seq_kv_gb = kv_per_token(&a, p) * (q->input_tokens + q->output_tokens) / GB;
     int limit = tp_limit(lm, ti);
     double room = 0;
-    int tp;
+    int tp, last = 1;
     if (q->tp > limit) {
         snprintf(r.reason, sizeof r.reason, "%d GPUs: a %s node holds %d", q->tp, t->name, limit);
         return r;
     }
     for (tp = q->tp > 0 ? q->tp : 1; tp <= (q->tp > 0 ? q->tp : limit); tp *= 2) {
+        last = tp;
         room = kv_room_gb(t, &a, p, tp);
         double budget = q->kv_budget_gb >= 0 ? q->kv_budget_gb / tp : room;
         if (budget > room || !(budget > 0))
@@ -199,16 +200,19 @@ struct llm_answer llm_serve(const struct llm_model *lm, int ti, const struct llm
         return r;
     }
     double weights = a.params * weight_bytes[p] / GB;
-    if (q->kv_budget_gb >= 0 && room > 0 && q->kv_budget_gb / (limit) > room)
+    int seqs = q->batch > 0 ? q->batch : 1;
+    if (q->kv_budget_gb >= 0 && room > 0 && q->kv_budget_gb / last > room)
         snprintf(r.reason, sizeof r.reason, "a KV budget of %.4g GB over %d GPUs exceeds the %.4g GB per GPU "
-                 "the weights leave", q->kv_budget_gb, limit, room);
+                 "the weights leave", q->kv_budget_gb, last, room);
+    else if (room > 0 && q->kv_budget_gb >= 0)
+        snprintf(r.reason, sizeof r.reason, "%d sequence(s) of %d tokens need %.4g GB of KV cache; the KV "
+                 "budget is %.4g GB", seqs, q->input_tokens + q->output_tokens, seq_kv_gb * seqs, q->kv_budget_gb);
     else if (room > 0)
         snprintf(r.reason, sizeof r.reason, "%d sequence(s) of %d tokens need %.4g GB of KV cache; %d GPUs "
-                 "leave %.4g GB", q->batch > 0 ? q->batch : 1, q->input_tokens + q->output_tokens,
-                 seq_kv_gb * (q->batch > 0 ? q->batch : 1), limit, room * limit);
+                 "leave %.4g GB", seqs, q->input_tokens + q->output_tokens, seq_kv_gb * seqs, last, room * last);
     else
         snprintf(r.reason, sizeof r.reason, "%.4g GB of %s weights do not fit %d x %.4g GB (%.0f %% usable, "
-                 "%.4g GB runtime overhead per GPU)", weights, llm_precision_names[p], limit, t->memory_gb,
+                 "%.4g GB runtime overhead per GPU)", weights, llm_precision_names[p], last, t->memory_gb,
                  100 * LLM_MEM_UTIL, MEM_OVERHEAD_GB);
     return r;
 }

@@ -158,6 +158,10 @@ static void test_70b_not_one_h200(void)
     q.tp = 0;
     a = llm_serve(lm, gpu("h200-sxm"), &q);
     CU_ASSERT(a.fits && a.gpus == 2);
+    /* A batch no node's memory holds: 4000 x 640 tokens of KV (745 GB). */
+    q.batch = 4000;
+    a = llm_serve(lm, gpu("h100-sxm"), &q);
+    CU_ASSERT(!a.fits && strstr(a.reason, "4000 sequence(s) of 640 tokens need"));
 }
 
 /* A GPU without a precision is refused for it, with the reason; the

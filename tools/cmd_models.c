@@ -258,11 +258,11 @@ static int parse_name(const char *opt, const char *arg, const char *const *names
 
 /* {"llm": {the inputs}, "gpus": {"<type>": {"fits", "gpus", "max_batch",
  * "tokens_per_s_per_gpu", "precision", "reason"}}}. */
-static cJSON *llm_json(const struct model_set *ms, const struct llm_query *q, const char *params_arg)
+static cJSON *llm_json(const struct model_set *ms, const struct llm_query *q)
 {
     struct llm_arch a = llm_arch_default(q->params);
     cJSON *root = cJSON_CreateObject(), *in = cJSON_AddObjectToObject(root, "llm");
-    cJSON_AddNumberToObject(in, "params_b", atof(params_arg));
+    cJSON_AddNumberToObject(in, "params_b", q->params / 1e9);
     cJSON *arch = cJSON_AddObjectToObject(in, "architecture");
     cJSON_AddStringToObject(arch, "family", "llama3-style: hidden = 128 x layers, 8 KV heads of 128");
     cJSON_AddNumberToObject(arch, "layers", a.layers);
@@ -401,7 +401,7 @@ int cmd_models(int argc, char **argv)
     bool json = false, calibration = false;
     struct llm_query q = {.prec = LLM_PRECISIONS, .phase = LLM_OFFLINE, .input_tokens = 512,
                           .output_tokens = 128, .kv_budget_gb = -1};
-    int c, nllm = 0;
+    int c, v = 0, nllm = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         int rc = 0;
@@ -410,8 +410,8 @@ int cmd_models(int argc, char **argv)
         case 'c': catalog = optarg; break;
         case 'C': calibration = true; break;
         case 'L': llm_arg = optarg; break;
-        case 'p': rc = parse_name("--precision", optarg, llm_precision_names, LLM_PRECISIONS, (int *)&q.prec); nllm++; break;
-        case 'P': rc = parse_name("--phase", optarg, llm_phase_names, LLM_PHASES, (int *)&q.phase); nllm++; break;
+        case 'p': rc = parse_name("--precision", optarg, llm_precision_names, LLM_PRECISIONS, &v); q.prec = (enum llm_precision)v; nllm++; break;
+        case 'P': rc = parse_name("--phase", optarg, llm_phase_names, LLM_PHASES, &v); q.phase = (enum llm_phase)v; nllm++; break;
         case 'b': rc = strcmp(optarg, "max") == 0 ? 0 : parse_int("--batch", optarg, 1, LLM_MAX_BATCH, &q.batch); nllm++; break;
         case 'i': rc = parse_int("--input-tokens", optarg, 1, LLM_MAX_TOKENS, &q.input_tokens); nllm++; break;
         case 'o': rc = parse_int("--output-tokens", optarg, 1, LLM_MAX_TOKENS, &q.output_tokens); nllm++; break;
@@ -444,7 +444,7 @@ int cmd_models(int argc, char **argv)
     struct fs_err err = {0};
     int rc = model_set_load(catalog ? catalog : cli_default_catalog(), &ms, &err);
     if (rc == 0 && (llm_arg || calibration)) {
-        cJSON *root = llm_arg ? llm_json(&ms, &q, llm_arg) : calibration_json(ms.llm);
+        cJSON *root = llm_arg ? llm_json(&ms, &q) : calibration_json(ms.llm);
         if (json) {
             char *text = cJSON_Print(root);
             puts(text);
