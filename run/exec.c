@@ -90,6 +90,9 @@ int exec_master(const struct exec_tasks *t, const struct exec_link *link, struct
             done++;
             if (ok && t->progress)
                 t->progress(t->ctx, (size_t)h.task, &res[h.task], done);
+        } else { /* a worker asking for its first task: nothing to keep */
+            free(out.data);
+            out = (struct exec_out){0};
         }
         bool more = next < t->n && fail == t->n;
         if ((rc = link->send(link->ctx, w, more ? (int64_t)next : -1, err)))
