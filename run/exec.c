@@ -90,6 +90,9 @@ int exec_master(const struct exec_tasks *t, const struct exec_link *link, struct
             done++;
             if (ok && t->progress)
                 t->progress(t->ctx, (size_t)h.task, &res[h.task], done);
+        } else { /* a worker asking for its first task: nothing to keep */
+            free(out.data);
+            out = (struct exec_out){0};
         }
         bool more = next < t->n && fail == t->n;
         if ((rc = link->send(link->ctx, w, more ? (int64_t)next : -1, err)))
@@ -177,9 +180,11 @@ static int local_recv(void *ctx, int *worker, struct exec_head *h, struct exec_o
         *worker = who[k];
         if (full_read(pfd[k].fd, h, sizeof *h) == 1) {
             *out = (struct exec_out){0};
-            xgrow(&out->data, &out->cap, h->len + 1, 1);
+            if (h->len == 0) /* a first request, or a failure: no bytes */
+                return 0;
+            xgrow(&out->data, &out->cap, h->len, 1);
             out->len = h->len;
-            if (h->len == 0 || full_read(pfd[k].fd, out->data, h->len) == 1)
+            if (full_read(pfd[k].fd, out->data, h->len) == 1)
                 return 0;
             free(out->data);
             *out = (struct exec_out){0};

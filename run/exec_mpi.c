@@ -66,9 +66,11 @@ static int mpi_recv(void *ctx, int *worker, struct exec_head *h, struct exec_out
         return fs_fail(err, FS_EINTERNAL, "exec: MPI_Recv failed");
     *worker = st.MPI_SOURCE;
     *out = (struct exec_out){0};
-    xgrow(&out->data, &out->cap, h->len + 1, 1);
+    if (h->len == 0) /* a first request, or a failure: no bytes */
+        return 0;
+    xgrow(&out->data, &out->cap, h->len, 1);
     out->len = h->len;
-    if (h->len > 0 && MPI_Recv(out->data, (int)h->len, MPI_BYTE, *worker, EXEC_TAG_BYTES, MPI_COMM_WORLD,
+    if (MPI_Recv(out->data, (int)h->len, MPI_BYTE, *worker, EXEC_TAG_BYTES, MPI_COMM_WORLD,
                                MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return fs_fail(err, FS_EINTERNAL, "exec: MPI_Recv of %llu bytes from rank %d failed",
                        (unsigned long long)h->len, *worker);
