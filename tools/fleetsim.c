@@ -40,7 +40,8 @@ static int usage(int code)
     fprintf(f, "\nRun 'fleetsim COMMAND --help' for a command's options.\n"
                "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
                "66 cannot open input, 69 cannot listen (serve), 70 internal error,\n"
-               "73 cannot create output, 130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
+               "73 cannot create output, 75 output folder busy (another fleetsim writes it),\n"
+               "130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
     return code;
 }
 
