@@ -114,13 +114,15 @@ void compare_summary(const struct doc *d, const struct compare_entry *e, int n, 
         headline(d, e, n, h);
         against_base(d, e, h);
     }
+    doc_section_end(d);
+    /* The chart follows the summary rather than sitting in it, so the
+     * summary's text stays within the first screen whatever the fonts. */
     if (drawn)
         doc_image(d, "Monthly cost against utilization, each billing model (lines), each run as billed (points)",
                   "billing", png);
     else
         doc_para(d, "[chart not rendered: billing.png; gnuplot was not found or failed. Render it with: "
                     "gnuplot billing.gp]");
-    doc_section_end(d);
 }
 
 void compare_billing_tables(const struct doc *d, const struct compare_entry *e, int n)
