@@ -27,8 +27,6 @@ const char *csv_error_text(enum csv_error e)
         return "a quoted field is not closed (a '\"' is missing)";
     case CSV_AFTER_QUOTE:
         return "text after a closing quote (a '\"' inside a quoted field must be doubled)";
-    case CSV_STRAY_QUOTE:
-        return "a '\"' inside an unquoted field (quote the whole field and double the '\"')";
     default:
         return "no error";
     }
@@ -70,11 +68,8 @@ enum csv_error csv_split(char *s, char **f, int max, int *nf, int *bad_field)
             if (!e && *++r && *r != ',')
                 e = CSV_AFTER_QUOTE;
         } else {
-            for (; *r && *r != ','; r++) {
-                if (*r == '"')
-                    e = CSV_STRAY_QUOTE;
+            for (; *r && *r != ','; r++)
                 *w++ = *r;
-            }
         }
         if (n < max)
             f[n] = field;

@@ -27,7 +27,6 @@ enum csv_error {
     CSV_OK,
     CSV_OPEN_QUOTE,   /* a quoted field not closed by the end of the record */
     CSV_AFTER_QUOTE,  /* text after a closing quote, before the next comma */
-    CSV_STRAY_QUOTE,  /* a double quote inside an unquoted field */
 };
 
 /* A message for e ("text after a closing quote"). */
@@ -35,7 +34,10 @@ const char *csv_error_text(enum csv_error e);
 
 /* Split the record s (its line ends inside quoted fields kept, the record's
  * own end removed) in place at each comma outside quotes, removing the
- * quotes of quoted fields and undoubling their double quotes.  Up to max
+ * quotes of quoted fields and undoubling their double quotes.  Only a quote
+ * that starts a field opens a quoted field: one inside an unquoted field is
+ * kept as text (as Python's csv module reads it), so files written before
+ * fleetsim quoted, with a '"' in a team name, still read the same.  Up to max
  * field pointers go to f.  OUT *nf: the number of fields, which may exceed
  * max; *bad_field (may be NULL): on failure, the 1-based field it happened
  * in.  RET: CSV_OK or the first error. */
