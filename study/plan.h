@@ -5,6 +5,9 @@
  *   plan_write.c   plan.json, plan.md, fleet.json, the frontier chart and
  *                  the summary on stderr.
  *
+ *   plan_load.c    the --slo list and the base scenario's planned types
+ *                  (shared with `fleetsim roadmap`, study/roadmap.h);
+ *
  * A *fleet* is a vector of node counts, one per planned GPU type; a
  * *candidate* is a fleet with a billing model.  A simulation does not
  * depend on the billing (no policy reads it), so each fleet is simulated
@@ -139,6 +142,19 @@ struct plan {
     size_t *front;                    /* cands indices, by cost */
 };
 
+/* --- plan_load.c ------------------------------------------------------------ */
+
+/* Append the SLOs of text ("wait_p95_s<=3600,utilization>=0.5") to p.
+ * RET: 0 or FS_EUSAGE with a message naming --slo. */
+int plan_parse_slos(struct plan *p, const char *text, struct fs_err *err);
+
+/* Read p->path (p->so: catalog, --set edits), apply p->growth to a
+ * generator's arrivals_per_hour, load it, and settle the planned types
+ * (types: "T1,T2", or NULL for the scenario's fleet's), the default
+ * billing and seeds.  RET: 0, FS_EUSAGE (a --types problem), or the
+ * loader's FS_E* code. */
+int plan_load(struct plan *p, const char *types, struct fs_err *err);
+
 /* --- plan_search.c ---------------------------------------------------------- */
 
 /* Enumerate the fleets and candidates, with their static checks, and sort
@@ -189,6 +205,17 @@ void plan_free(struct plan *p);
 /* Write every output into dir, atomically (all or none); *drawn: the
  * chart was rendered.  RET: 0 or FS_ECANTCREAT with err filled. */
 int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err *err);
+
+/* The scenario with fleet n (billing b, or -1: the scenario's), every path
+ * absolute, named name, described, run with the first planned seed; csv:
+ * the workload becomes that trace file (beside it), NULL: kept.  Caller
+ * frees. */
+char *plan_scenario_file(const struct plan *p, const uint16_t *n, int b, const char *name, const char *description,
+                         const char *csv);
+
+/* The trace's jobs with their submit times / p->growth, as a native CSV.
+ * RET: 0 or the writer's error. */
+int plan_write_workload(FILE *f, const struct plan *p);
 
 /* The summary on stderr. */
 void plan_print(const struct plan *p, const char *dir, bool drawn);

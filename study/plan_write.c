@@ -201,22 +201,13 @@ static void make_absolute(const struct plan *p, cJSON *obj, const char *key)
     free(abs);
 }
 
-/* The scenario with the chosen fleet and billing, every path absolute (a
- * trace under --growth becomes workload.csv beside it). */
-static char *fleet_file(const struct plan *p, bool workload_csv)
+char *plan_scenario_file(const struct plan *p, const uint16_t *n, int b, const char *name, const char *description,
+                         const char *csv)
 {
-    const struct plan_cand *c = &p->cands[p->chosen];
-    cJSON *root = plan_tree(p, p->fleets[c->fleet].n, c->billing);
-    char text[512];
-    snprintf(text, sizeof text, "%s-plan", p->base->name);
-    cJSON_ReplaceItemInObjectCaseSensitive(root, "name", cJSON_CreateString(text));
-    snprintf(text, sizeof text, "The fleet fleetsim plan chose for %s (%s), run with the first planned seed%s.",
-             p->base->name, p->path,
-             p->growth != 1 ? (p->trace ? " and the trace's submit times divided by the growth"
-                                        : " and arrivals_per_hour multiplied by the growth")
-                            : "");
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "description", cJSON_CreateString(text)))
-        cJSON_AddStringToObject(root, "description", text);
+    cJSON *root = plan_tree(p, n, b);
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "name", cJSON_CreateString(name));
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "description", cJSON_CreateString(description)))
+        cJSON_AddStringToObject(root, "description", description);
     if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "seed", cJSON_CreateNumber((double)p->seeds[0])))
         cJSON_AddNumberToObject(root, "seed", (double)p->seeds[0]);
     make_absolute(p, root, "catalog");
@@ -225,9 +216,9 @@ static char *fleet_file(const struct plan *p, bool workload_csv)
         cJSON_AddStringToObject(root, "catalog", abs);
         free(abs);
     }
-    if (workload_csv) {
+    if (csv) {
         cJSON *wl = cJSON_CreateObject();
-        cJSON_AddStringToObject(wl, "trace", "workload.csv");
+        cJSON_AddStringToObject(wl, "trace", csv);
         cJSON_ReplaceItemInObjectCaseSensitive(root, "workload", wl);
     } else {
         make_absolute(p, cJSON_GetObjectItemCaseSensitive(root, "workload"), "trace");
@@ -241,8 +232,23 @@ static char *fleet_file(const struct plan *p, bool workload_csv)
     return out;
 }
 
+/* The scenario with the chosen fleet and billing (a trace under --growth
+ * becomes workload.csv beside it). */
+static char *fleet_file(const struct plan *p, bool workload_csv)
+{
+    const struct plan_cand *c = &p->cands[p->chosen];
+    char name[512], text[512];
+    snprintf(name, sizeof name, "%s-plan", p->base->name);
+    snprintf(text, sizeof text, "The fleet fleetsim plan chose for %s (%s), run with the first planned seed%s.",
+             p->base->name, p->path,
+             p->growth != 1 ? (p->trace ? " and the trace's submit times divided by the growth"
+                                        : " and arrivals_per_hour multiplied by the growth")
+                            : "");
+    return plan_scenario_file(p, p->fleets[c->fleet].n, c->billing, name, text, workload_csv ? "workload.csv" : NULL);
+}
+
 /* The trace's jobs with their submit times / growth, as a native CSV. */
-static int write_workload(FILE *f, const struct plan *p)
+int plan_write_workload(FILE *f, const struct plan *p)
 {
     const struct scenario *sc = p->base;
     struct workload w = sc->wl;
@@ -430,7 +436,7 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     frontier_gp(out[F_GP].f, p);
     if (fleet)
         fprintf(out[F_FLEET].f, "%s\n", fleet);
-    if (csv && (rc = write_workload(out[F_WORKLOAD].f, p)))
+    if (csv && (rc = plan_write_workload(out[F_WORKLOAD].f, p)))
         rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv", dir);
     for (int k = 0; rc == 0 && k < F_COUNT; k++)
         if (k != F_MD && out[k].f)

@@ -22,11 +22,12 @@ int cmd_import(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_roadmap(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /* Each subcommand's options (completion and suggestions read them). */
 extern const struct option run_opts[], compare_opts[], sweep_opts[], regress_opts[], calibrate_opts[],
-    import_opts[], models_opts[], gen_opts[], plan_opts[], fill_opts[], serve_opts[], validate_opts[];
+    import_opts[], models_opts[], gen_opts[], plan_opts[], roadmap_opts[], fill_opts[], serve_opts[], validate_opts[];
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);

@@ -89,46 +89,6 @@ static int parse_num(const char *opt, const char *arg, double lo, double hi, boo
     return 0;
 }
 
-static int parse_slos(struct plan *p, char *list)
-{
-    char *save = NULL;
-    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-        char *op = strstr(s, "<=");
-        if (!op)
-            op = strstr(s, ">=");
-        if (!op || op == s)
-            return bad("--slo", "\"%s\": expected METRIC<=VALUE or METRIC>=VALUE", s);
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(op - s), s);
-        int k = 0;
-        while (k < metric_count && !(plan_metric(k) && strcmp(metric_table[k].name, name) == 0))
-            k++;
-        if (k == metric_count) {
-            const char *names[METRIC_MAX];
-            size_t n = 0;
-            for (int i = 0; i < metric_count; i++)
-                if (plan_metric(i))
-                    names[n++] = metric_table[i].name;
-            const char *hint = fs_suggest(name, names, n);
-            fprintf(stderr, "fleetsim: --slo: unknown metric \"%s\"%s%s%s (", name, hint ? "; did you mean \"" : "",
-                    hint ? hint : "", hint ? "\"?" : "");
-            for (size_t i = 0; i < n; i++)
-                fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-            fputs(")\n", stderr);
-            return 64;
-        }
-        if (p->nslos == PLAN_MAX_SLOS)
-            return bad("--slo", "at most %d SLOs", PLAN_MAX_SLOS);
-        double v;
-        if (parse_num("--slo", op + 2, -1e18, 1e18, false, &v))
-            return 64;
-        p->slos[p->nslos++] = (struct plan_slo){k, op[0] == '<' ? -1 : +1, v};
-    }
-    if (p->nslos == 0)
-        return bad("--slo", "no SLO given");
-    return 0;
-}
-
 static int parse_billing(struct plan *p, char *list)
 {
     char *save = NULL;
@@ -144,97 +104,6 @@ static int parse_billing(struct plan *p, char *list)
         p->bill[p->nbill++] = (enum cost_billing)b;
     }
     return p->nbill ? 0 : bad("--billing", "no billing model given");
-}
-
-/* One planned type: its group in the scenario, template, size, power and
- * prices.  RET: 0 or 64. */
-static int add_type(struct plan *p, const char *name)
-{
-    const struct scenario *sc = p->base;
-    int g = gpu_catalog_find(sc->cat, name);
-    if (g < 0) {
-        const char *hint = fs_suggest(name, sc->cat->names, (size_t)sc->cat->n);
-        fprintf(stderr, "fleetsim: --types: unknown GPU type \"%s\"%s%s%s\n", name, hint ? "; did you mean \"" : "",
-                hint ? hint : "", hint ? "\"?" : "");
-        return 64;
-    }
-    for (int t = 0; t < p->ntypes; t++)
-        if (p->types[t].gpu == g)
-            return bad("--types", "\"%s\" given twice", name);
-    if (p->ntypes == PLAN_MAX_TYPES)
-        return bad("--types", "at most %d types", PLAN_MAX_TYPES);
-    struct plan_type *pt = &p->types[p->ntypes];
-    *pt = (struct plan_type){.gpu = g};
-    const cJSON *fleet = cJSON_GetObjectItemCaseSensitive(p->tree, "fleet");
-    double cap_w = 0;
-    int psus_ok = 0;
-    for (int i = 0; i < sc->nfleet; i++) {
-        if (sc->fleet[i].type != g)
-            continue;
-        pt->group = cJSON_GetArrayItem(fleet, i);
-        pt->gpn = sc->fleet[i].gpus_per_node;
-        pt->nt = sc->fleet_power[i].node;
-        cap_w = sc->fleet_power[i].cap_w;
-        psus_ok = sc->fleet_power[i].psus_ok;
-        break;
-    }
-    if (!pt->group) {
-        pt->nt = node_template_for_gpu(sc->nodes, g);
-        if (!pt->nt)
-            return bad("--types", "no node template for GPU type \"%s\" in nodes.json", name);
-        pt->gpn = pt->nt->gpus < 8 ? pt->nt->gpus : 8;
-        psus_ok = pt->nt->psu_count;
-    }
-    const struct gpu_type *gt = &sc->cat->types[g];
-    double gpu_w = cap_w > 0 && cap_w < gt->tdp_w ? cap_w : gt->tdp_w;
-    struct node_power np = node_power_eval(sc->nodes, pt->nt, pt->gpn * gpu_w, 1, psus_ok);
-    pt->node_kw = np.wall_w * sc->pue / 1000;
-    for (int b = 0; b < COST_BILLINGS; b++)
-        pt->gpu_month[b] = sc->prices ? cost_gpu_month(sc->prices, sc->nodes, pt->nt, g, (enum cost_billing)b,
-                                                       b == COST_CLOUD ? p->commit : COST_ON_DEMAND)
-                                      : -1;
-    p->ntypes++;
-    return 0;
-}
-
-/* Load the scenario (with --growth on a generator) and settle the
- * defaults that come from it.  RET: 0, 64, or an FS_E* code. */
-static int load_base(struct plan *p, char *types, struct fs_err *err)
-{
-    int rc = scenario_read(p->path, &p->so, &p->tree, err);
-    if (rc)
-        return rc;
-    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(p->tree, "workload");
-    cJSON *gen = cJSON_GetObjectItemCaseSensitive(wl, "generator");
-    cJSON *rate = cJSON_GetObjectItemCaseSensitive(gen, "arrivals_per_hour");
-    p->trace = cJSON_IsObject(wl) && cJSON_HasObjectItem(wl, "trace");
-    if (p->growth != 1 && cJSON_IsNumber(rate))
-        cJSON_SetNumberValue(rate, rate->valuedouble * p->growth);
-    if ((rc = scenario_load_tree(p->tree, p->path, &p->so, &p->base, err)))
-        return rc;
-    const struct scenario *sc = p->base;
-    p->commit = sc->cost.billing == COST_CLOUD ? sc->cost.commit : COST_ON_DEMAND;
-    if (p->nbill == 0)
-        p->bill[p->nbill++] = sc->cost.billing;
-    if (p->nseeds == 0)
-        p->seeds[p->nseeds++] = sc->seed;
-    if (types) {
-        char *save = NULL;
-        for (char *s = strtok_r(types, ",", &save); s; s = strtok_r(NULL, ",", &save))
-            if (add_type(p, s))
-                return 64;
-        if (p->ntypes == 0)
-            return bad("--types", "no GPU type given");
-    } else {
-        for (int i = 0; i < sc->nfleet; i++) {
-            bool seen = false;
-            for (int t = 0; t < p->ntypes; t++)
-                seen |= p->types[t].gpu == sc->fleet[i].type;
-            if (!seen && add_type(p, sc->cat->types[sc->fleet[i].type].name))
-                return 64;
-        }
-    }
-    return 0;
 }
 
 const struct option plan_opts[] = {
@@ -298,8 +167,10 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
     }
     p->path = argv[optind];
     p->so.catalog = p->catalog_opt ? p->catalog_opt : cli_default_catalog();
-    char dflt[] = "wait_p95_s<=3600";
-    if ((rc = parse_slos(p, slos ? slos : dflt)) || (billing && (rc = parse_billing(p, billing))) ||
+    struct fs_err err = {0};
+    if (plan_parse_slos(p, slos ? slos : "wait_p95_s<=3600", &err))
+        return cli_fail(&err);
+    if ((billing && (rc = parse_billing(p, billing))) ||
         (seeds && (rc = cli_parse_seeds("--seeds", seeds, p->seeds, PLAN_MAX_SEEDS, &p->nseeds))))
         return rc;
     return -1;
@@ -337,7 +208,7 @@ int cmd_plan(int argc, char **argv)
         return rc;
     struct fs_err err = {0};
     fs_signals_install();
-    rc = load_base(&p, types, &err);
+    rc = plan_load(&p, types, &err);
     if (rc == 0)
         rc = plan_setup(&p, &err);
     if (rc == 0 && !p.quiet) {

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
     {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
     {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload"},
+    {"roadmap", cmd_roadmap, "which GPUs to buy, lease or rent month by month as demand changes, at least cost"},
     {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
     {"serve", cmd_serve, "the scheduling core as a Kubernetes scheduler extender (HTTP)"},
     {NULL, NULL, NULL},

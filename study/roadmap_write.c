@@ -1,0 +1,334 @@
+/* roadmap_write.c - the outputs of `fleetsim roadmap`: roadmap.json,
+ * roadmap.md, and month-N.json (with month-N.csv for a trace), one
+ * runnable scenario per month, all written as one set (reports/output.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/version.h"
+#include "../reports/output.h"
+#include "roadmap.h"
+
+static const char *gpu_name(const struct roadmap *r, int t)
+{
+    return r->p.base->cat->types[r->p.types[t].gpu].name;
+}
+
+/* Month m's nodes of type t from every source. */
+static int held(const struct rm_month *x, int t)
+{
+    return x->n[RM_OWNED][t] + x->n[RM_LEASED][t] + x->n[RM_CLOUD][t];
+}
+
+static cJSON *number_or_null(bool ok, double v)
+{
+    return ok && isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+/* What changes in month m: orders placed (delivered lead months later),
+ * deliveries, leases started and ended, cloud nodes rented and returned. */
+static cJSON *actions_json(const struct roadmap *r, int m)
+{
+    static const char *const up[RM_SOURCES] = {"deliver", "lease_start", "cloud_rent"};
+    static const char *const down[RM_SOURCES] = {NULL, "lease_end", "cloud_return"};
+    cJSON *a = cJSON_CreateArray();
+    for (int t = 0; t < r->p.ntypes; t++) {
+        int d = m + r->lead;
+        int order = d < r->months ? r->plan[d].n[RM_OWNED][t] - (d ? r->plan[d - 1].n[RM_OWNED][t] : 0) : 0;
+        if (order > 0) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "action", "order");
+            cJSON_AddStringToObject(e, "gpu", gpu_name(r, t));
+            cJSON_AddNumberToObject(e, "nodes", order);
+            cJSON_AddNumberToObject(e, "delivered_month", d + 1);
+            cJSON_AddItemToArray(a, e);
+        }
+        for (int s = 0; s < RM_SOURCES; s++) {
+            int delta = r->plan[m].n[s][t] - (m ? r->plan[m - 1].n[s][t] : 0);
+            const char *what = delta > 0 ? up[s] : delta < 0 ? down[s] : NULL;
+            if (!what)
+                continue;
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "action", what);
+            cJSON_AddStringToObject(e, "gpu", gpu_name(r, t));
+            cJSON_AddNumberToObject(e, "nodes", abs(delta));
+            cJSON_AddItemToArray(a, e);
+        }
+    }
+    return a;
+}
+
+static cJSON *month_json(const struct roadmap *r, int m)
+{
+    const struct plan *p = &r->p;
+    const struct rm_month *x = &r->plan[m];
+    cJSON *o = cJSON_CreateObject();
+    char file[64];
+    cJSON_AddNumberToObject(o, "month", m + 1);
+    cJSON_AddNumberToObject(o, "demand", r->demand[m]);
+    snprintf(file, sizeof file, "month-%d.json", m + 1);
+    cJSON_AddStringToObject(o, "scenario", file);
+    cJSON *fleet = cJSON_AddArrayToObject(o, "fleet");
+    int g = 0;
+    for (int t = 0; t < p->ntypes; t++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "gpu", gpu_name(r, t));
+        cJSON_AddNumberToObject(e, "nodes", held(x, t));
+        cJSON_AddNumberToObject(e, "gpus_per_node", p->types[t].gpn);
+        for (int s = 0; s < RM_SOURCES; s++)
+            cJSON_AddNumberToObject(e, rm_source_names[s], x->n[s][t]);
+        cJSON_AddItemToArray(fleet, e);
+        g += held(x, t) * p->types[t].gpn;
+    }
+    cJSON_AddNumberToObject(o, "gpus", g);
+    cJSON_AddItemToObject(o, "actions", actions_json(r, m));
+    cJSON *c = cJSON_AddObjectToObject(o, "cost_usd");
+    for (int s = 0; s < RM_SOURCES; s++)
+        cJSON_AddNumberToObject(c, rm_source_names[s], x->cost[s]);
+    cJSON_AddNumberToObject(c, "owned_energy", x->energy);
+    cJSON_AddNumberToObject(c, "total", x->total);
+    cJSON *mg = cJSON_AddArrayToObject(o, "slo_margins");
+    const struct rm_eval *e = &r->ev[(size_t)m * r->nstates + (size_t)x->fleet];
+    for (int s = 0; s < p->nslos; s++) {
+        const struct plan_slo *slo = &p->slos[s];
+        char label[128];
+        plan_slo_label(slo, label, sizeof label);
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "slo", label);
+        cJSON_AddNumberToObject(j, "margin", rm_margin(r, m, (size_t)x->fleet, slo));
+        cJSON *ps = cJSON_AddArrayToObject(j, "per_seed");
+        for (int k = 0; k < p->nseeds; k++) {
+            double v = e->m[(size_t)k * METRIC_MAX + slo->metric];
+            cJSON *q = cJSON_CreateObject();
+            cJSON_AddNumberToObject(q, "seed", (double)p->seeds[k]);
+            cJSON_AddItemToObject(q, "value", number_or_null(true, v));
+            cJSON_AddItemToObject(q, "margin", number_or_null(true, slo->op < 0 ? slo->limit - v : v - slo->limit));
+            cJSON_AddItemToArray(ps, q);
+        }
+        cJSON_AddItemToArray(mg, j);
+    }
+    return o;
+}
+
+static cJSON *limits_json(const struct roadmap *r, const double *v)
+{
+    bool any = false;
+    for (int m = 0; m < r->months; m++)
+        any |= v[m] > 0;
+    if (!any)
+        return cJSON_CreateNull();
+    cJSON *a = cJSON_CreateArray();
+    for (int m = 0; m < r->months; m++)
+        cJSON_AddItemToArray(a, number_or_null(v[m] > 0, v[m]));
+    return a;
+}
+
+static char *roadmap_json(const struct roadmap *r)
+{
+    const struct plan *p = &r->p;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "fleetsim_roadmap", 1);
+    cJSON_AddStringToObject(root, "scenario", p->path);
+    cJSON_AddStringToObject(root, "name", p->base->name);
+    cJSON_AddStringToObject(root, "search", r->brute ? "brute-force" : "dynamic-programming");
+    cJSON_AddNumberToObject(root, "horizon_months", r->months);
+    cJSON_AddNumberToObject(root, "lead_months", r->lead);
+    cJSON_AddNumberToObject(root, "amortization_months", r->amort_months);
+    cJSON *src = cJSON_AddArrayToObject(root, "sources");
+    for (int s = 0; s < RM_SOURCES; s++)
+        if (r->allow[s])
+            cJSON_AddItemToArray(src, cJSON_CreateString(rm_source_names[s]));
+    cJSON *types = cJSON_AddArrayToObject(root, "types");
+    for (int t = 0; t < p->ntypes; t++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "gpu", gpu_name(r, t));
+        cJSON_AddNumberToObject(e, "gpus_per_node", p->types[t].gpn);
+        cJSON_AddStringToObject(e, "node", p->types[t].nt->name);
+        cJSON_AddNumberToObject(e, "node_kw", p->types[t].node_kw);
+        cJSON *pr = cJSON_AddObjectToObject(e, "node_month_usd");
+        for (int s = 0; s < RM_SOURCES; s++)
+            cJSON_AddItemToObject(pr, rm_source_names[s], number_or_null(r->node_usd[s][t] >= 0, r->node_usd[s][t]));
+        cJSON_AddItemToArray(types, e);
+    }
+    cJSON_AddNumberToObject(root, "max_nodes", p->max_nodes);
+    cJSON *seeds = cJSON_AddArrayToObject(root, "seeds");
+    for (int s = 0; s < p->nseeds; s++)
+        cJSON_AddItemToArray(seeds, cJSON_CreateNumber((double)p->seeds[s]));
+    cJSON *slos = cJSON_AddArrayToObject(root, "slos");
+    for (int s = 0; s < p->nslos; s++) {
+        char label[128];
+        plan_slo_label(&p->slos[s], label, sizeof label);
+        cJSON_AddItemToArray(slos, cJSON_CreateString(label));
+    }
+    cJSON *growth = cJSON_AddArrayToObject(root, "growth");
+    for (int m = 0; m < r->nrates; m++)
+        cJSON_AddItemToArray(growth, cJSON_CreateNumber(r->rate[m]));
+    cJSON_AddItemToObject(root, "power_kw", limits_json(r, r->power_kw));
+    cJSON_AddItemToObject(root, "rack_nodes", limits_json(r, r->racks));
+    cJSON_AddItemToObject(root, "budget_usd", limits_json(r, r->budget));
+    cJSON *months = cJSON_AddArrayToObject(root, "months");
+    for (int m = 0; r->found && m < r->months; m++)
+        cJSON_AddItemToArray(months, month_json(r, m));
+    cJSON_AddItemToObject(root, "total_cost_usd", number_or_null(r->found, r->total));
+    cJSON_AddItemToObject(root, "best_static_total_cost_usd", number_or_null(r->static_found, r->static_total));
+    if (r->static_found) {
+        uint16_t n[PLAN_MAX_TYPES];
+        rm_counts(r, (size_t)r->static_fleet, n);
+        cJSON *st = cJSON_AddObjectToObject(root, "best_static");
+        cJSON_AddStringToObject(st, "source", rm_source_names[r->static_source]);
+        cJSON *fl = cJSON_AddArrayToObject(st, "fleet");
+        for (int t = 0; t < p->ntypes; t++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "gpu", gpu_name(r, t));
+            cJSON_AddNumberToObject(e, "nodes", n[t]);
+            cJSON_AddItemToArray(fl, e);
+        }
+        cJSON *mo = cJSON_AddArrayToObject(st, "month_cost_usd");
+        for (int m = 0; m < r->months; m++)
+            cJSON_AddItemToArray(mo, cJSON_CreateNumber(r->static_month[m]));
+    } else {
+        cJSON_AddNullToObject(root, "best_static");
+    }
+    cJSON_AddItemToObject(root, "below_best_static_usd",
+                          number_or_null(r->found && r->static_found, r->static_total - r->total));
+    double cloud = 0;
+    for (int m = 0; r->cloud_found && m < r->months; m++)
+        cloud += r->cloud_month[m];
+    cJSON_AddItemToObject(root, "all_cloud_total_cost_usd", number_or_null(r->cloud_found, cloud));
+    cJSON_AddItemToObject(root, "owned_installments_after_horizon_usd", number_or_null(r->found, r->after_horizon));
+    cJSON_AddNumberToObject(root, "simulations", (double)r->simulations);
+    cJSON_AddNumberToObject(root, "brute_force_simulations",
+                            (double)((size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds));
+    cJSON_AddNumberToObject(root, "pruned", (double)r->pruned);
+    if (r->brute) {
+        cJSON_AddNumberToObject(root, "trajectories", (double)r->trajectories);
+        cJSON_AddNumberToObject(root, "monotonicity_violations", (double)r->violations);
+    }
+    cJSON_AddItemToObject(root, "meta", version_json());
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+static void fleet_text(const struct roadmap *r, const uint16_t *n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int t = 0; t < r->p.ntypes && len < size; t++)
+        if (n[t])
+            len += (size_t)snprintf(buf + len, size - len, "%s%d x %s", len ? ", " : "", n[t], gpu_name(r, t));
+    if (!len)
+        snprintf(buf, size, "-");
+}
+
+static void roadmap_md(FILE *f, const struct roadmap *r)
+{
+    const struct plan *p = &r->p;
+    char a[256], b[256], c[256];
+    fprintf(f, "# fleetsim roadmap: %s\n\n", p->base->name);
+    fprintf(f, "Scenario `%s` over %d months; demand per month (x the scenario's):", p->path, r->months);
+    for (int m = 0; m < r->months; m++)
+        fprintf(f, " %.3g", r->demand[m]);
+    fprintf(f, ". Owned servers arrive %d month%s after the order and are paid over %g months; leases run in "
+               "whole months; cloud nodes are rented by the month at the on-demand price. SLOs, met on every "
+               "seed in every month:",
+            r->lead, r->lead == 1 ? "" : "s", r->amort_months);
+    for (int s = 0; s < p->nslos; s++) {
+        plan_slo_label(&p->slos[s], a, sizeof a);
+        fprintf(f, "%s `%s`", s ? "," : "", a);
+    }
+    fputs(".\n\n", f);
+    if (!r->found) {
+        fputs("**No roadmap meets the SLOs in every month** within the node counts and constraints.\n", f);
+        return;
+    }
+    fprintf(f, "**Total %.2f USD** over the horizon", r->total);
+    if (r->static_found) {
+        uint16_t n[PLAN_MAX_TYPES];
+        rm_counts(r, (size_t)r->static_fleet, n);
+        fleet_text(r, n, a, sizeof a);
+        fprintf(f, ", %.2f USD (%.1f %%) below the best single fleet held all horizon (%s, %s: %.2f USD)",
+                r->static_total - r->total, 100 * (r->static_total - r->total) / r->static_total, a,
+                rm_source_names[r->static_source], r->static_total);
+    } else {
+        fputs("; no single fleet within the node counts meets the SLOs in every month", f);
+    }
+    if (r->cloud_found) {
+        double cloud = 0;
+        for (int m = 0; m < r->months; m++)
+            cloud += r->cloud_month[m];
+        fprintf(f, "; all-cloud (the cheapest cloud fleet each month) costs %.2f USD", cloud);
+    }
+    fprintf(f, ". Owned installments still due after the horizon: %.2f USD (not in the total).\n\n", r->after_horizon);
+    fputs("| month | demand | owned | leased | cloud | USD | worst SLO margin |\n|---|---|---|---|---|---|---|\n", f);
+    for (int m = 0; m < r->months; m++) {
+        const struct rm_month *x = &r->plan[m];
+        fleet_text(r, x->n[RM_OWNED], a, sizeof a);
+        fleet_text(r, x->n[RM_LEASED], b, sizeof b);
+        fleet_text(r, x->n[RM_CLOUD], c, sizeof c);
+        fprintf(f, "| %d | %.3g | %s | %s | %s | %.2f |", m + 1, r->demand[m], a, b, c, x->total);
+        for (int s = 0; s < p->nslos; s++)
+            fprintf(f, " %s%+.6g", s ? "; " : "", rm_margin(r, m, (size_t)x->fleet, &p->slos[s]));
+        fputs(" |\n", f);
+    }
+    fprintf(f, "\nSearch: %s, %zu simulations (every fleet in every month: %zu), %zu fleets pruned by dominance.\n",
+            r->brute ? "brute force over every owned trajectory" : "dynamic programming over owned capacity",
+            r->simulations, (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds, r->pruned);
+}
+
+int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err)
+{
+    struct outset set;
+    int nfiles = 2 + (r->found ? r->months * (r->p.trace ? 2 : 1) : 0);
+    struct outfile *out = xcalloc((size_t)nfiles, sizeof *out);
+    char *json = roadmap_json(r);
+    int rc = out_set_begin(&set, dir, err);
+    if (rc == 0 && (rc = out_set_open(&set, &out[0], "roadmap.json", err)) == 0) {
+        fprintf(out[0].f, "%s\n", json);
+        rc = out_close(&out[0], err);
+    }
+    if (rc == 0 && (rc = out_set_open(&set, &out[1], "roadmap.md", err)) == 0) {
+        roadmap_md(out[1].f, r);
+        rc = out_close(&out[1], err);
+    }
+    for (int m = 0, k = 2; rc == 0 && r->found && m < r->months; m++) {
+        struct plan q = r->p;
+        q.tree = r->trees[m];
+        q.growth = q.trace ? r->demand[m] : 1;
+        uint16_t n[PLAN_MAX_TYPES];
+        for (int t = 0; t < r->p.ntypes; t++)
+            n[t] = (uint16_t)held(&r->plan[m], t);
+        char name[128], csv[64], text[1024], fl[3][256];
+        snprintf(name, sizeof name, "%s-month-%d", r->p.base->name, m + 1);
+        snprintf(csv, sizeof csv, "month-%d.csv", m + 1);
+        for (int s = 0; s < RM_SOURCES; s++)
+            fleet_text(r, r->plan[m].n[s], fl[s], sizeof fl[s]);
+        snprintf(text, sizeof text, "Month %d of the fleetsim roadmap for %s (%s): demand x %.6g; owned %s; "
+                 "leased %s; cloud %s.", m + 1, r->p.base->name, r->p.path, r->demand[m], fl[0], fl[1], fl[2]);
+        char *sc = plan_scenario_file(&q, n, -1, name, text, r->p.trace ? csv : NULL);
+        snprintf(name, sizeof name, "month-%d.json", m + 1);
+        if ((rc = out_set_open(&set, &out[k], name, err)) == 0) {
+            fprintf(out[k].f, "%s\n", sc);
+            rc = out_close(&out[k], err);
+        }
+        free(sc);
+        k++;
+        if (rc == 0 && r->p.trace && (rc = out_set_open(&set, &out[k], csv, err)) == 0) {
+            if (plan_write_workload(out[k].f, &q))
+                rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write %s", dir, csv);
+            else
+                rc = out_close(&out[k], err);
+            k++;
+        }
+    }
+    if (rc == 0)
+        rc = out_set_commit(&set, err);
+    for (int k = 0; k < nfiles; k++)
+        out_discard(&out[k]);
+    out_set_end(&set);
+    free(out);
+    free(json);
+    return rc;
+}
