@@ -111,6 +111,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/output/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/roadmap/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/pdf/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# tests/roadmap/run.sh - fleetsim roadmap on the planning example
+# (scenarios/plan-example.json, H100 and A100 servers, 0..5 nodes each):
+#   - on 4 months of +15 % a month the dynamic programme and --brute-force
+#     (every fleet simulated in every month, every owned trajectory tried)
+#     give the same roadmap at the same total; both simulation counts are
+#     printed;
+#   - every month-N.json, run by `fleetsim run` from another folder, meets
+#     the SLO, with the p95 wait roadmap.json reports for that month;
+#   - the total is never above best_static_total_cost_usd (three cases),
+#     and roadmap.md says by how much it is below;
+#   - a one-month peak is leased, not bought, and that is cheaper than the
+#     same months with buying as the only way to add capacity;
+#   - flat demand is bought once delivery allows, and that is cheaper than
+#     the same months leased or rented;
+#   - the same bytes for -j 1 and -j 3.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+fleetsim=${FLEETSIM:-build/fleetsim}
+case $fleetsim in
+*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
+esac
+root=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "ok    $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+
+base=("$fleetsim" roadmap scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 5 -q)
+# get FILE EXPR: a Python expression over the JSON document d.
+get() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# ---- dynamic programming vs brute force ----------------------------------------
+small=(--months 4 --growth 0.15)
+"${base[@]}" "${small[@]}" -j 1 -o "$tmp/dp" || bad "roadmap exit $?"
+"${base[@]}" "${small[@]}" -j 3 -o "$tmp/dp3" || bad "roadmap -j 3 exit $?"
+"${base[@]}" "${small[@]}" --brute-force -j 3 -o "$tmp/bf" || bad "roadmap --brute-force exit $?"
+if diff -r -x roadmap.md "$tmp/dp" "$tmp/dp3" >/dev/null && diff "$tmp/dp/roadmap.md" "$tmp/dp3/roadmap.md" >/dev/null; then
+    ok "-j 3 writes the bytes -j 1 writes"
+else
+    bad "-j changes the outputs"
+fi
+plan='[(m["fleet"], round(m["cost_usd"]["total"], 2)) for m in d["months"]]'
+dp_plan=$(get "$tmp/dp/roadmap.json" "$plan")
+bf_plan=$(get "$tmp/bf/roadmap.json" "$plan")
+dp_total=$(get "$tmp/dp/roadmap.json" 'round(d["total_cost_usd"], 2)')
+bf_total=$(get "$tmp/bf/roadmap.json" 'round(d["total_cost_usd"], 2)')
+dp_sims=$(get "$tmp/dp/roadmap.json" 'd["simulations"]')
+bf_sims=$(get "$tmp/bf/roadmap.json" 'd["simulations"]')
+traj=$(get "$tmp/bf/roadmap.json" 'd["trajectories"]')
+viol=$(get "$tmp/bf/roadmap.json" 'd["monotonicity_violations"]')
+echo "      search $dp_sims simulations, brute force $bf_sims over $traj owned trajectories (total $dp_total vs $bf_total USD)"
+if [ -n "$dp_plan" ] && [ "$dp_plan" = "$bf_plan" ] && [ "$dp_total" = "$bf_total" ] && [ "$dp_total" != None ]; then
+    ok "the search's roadmap is the brute force's: $dp_total USD"
+else
+    bad "search $dp_total USD vs brute force $bf_total USD"; echo "$dp_plan"; echo "$bf_plan"
+fi
+[ "$dp_sims" -le "$bf_sims" ] && ok "search $dp_sims simulations <= brute force $bf_sims" ||
+    bad "search ran $dp_sims simulations, brute force $bf_sims"
+[ "$viol" = 0 ] && ok "no passing fleet lies below a failing one (monotonicity holds here)" ||
+    bad "$viol monotonicity violations"
+
+# ---- every month re-run by fleetsim run ------------------------------------------
+months=$(get "$tmp/dp/roadmap.json" 'len(d["months"])')
+mkdir -p "$tmp/elsewhere"
+for n in $(seq 1 "$months"); do
+    (cd "$tmp/elsewhere" && "$fleetsim" run "$tmp/dp/month-$n.json" -q -o "run-$n") || { bad "month $n: fleetsim run exit $?"; continue; }
+    got=$(get "$tmp/elsewhere/run-$n/summary.json" 'd["metrics"]["wait_p95_s"]')
+    want=$(get "$tmp/dp/roadmap.json" "3600 - d['months'][$n - 1]['slo_margins'][0]['margin']")
+    if python3 -c 'import sys; g, w = map(float, sys.argv[1:]); sys.exit(not (g <= 3600 and abs(g - w) <= 1e-6 * max(1, w)))' "$got" "$want"; then
+        ok "month $n re-run: p95 wait $got s <= 3600 s, as roadmap.json says ($want)"
+    else
+        bad "month $n re-run: p95 wait $got s (roadmap.json: $want, SLO 3600)"
+    fi
+done
+
+# ---- leasing through a peak vs buying -------------------------------------------------
+peak=(--months 6 --growth 0.5,-0.3333,0,0,0 --lead-months 0)
+"${base[@]}" "${peak[@]}" -j 2 -o "$tmp/peak" || bad "peak exit $?"
+"${base[@]}" "${peak[@]}" --sources owned -j 2 -o "$tmp/peak-buy" || bad "peak, owned only: exit $?"
+leased=$(get "$tmp/peak/roadmap.json" 'sum(f["leased"] + f["cloud"] for f in d["months"][1]["fleet"])')
+bought=$(get "$tmp/peak/roadmap.json" 'sum(f["owned"] for f in d["months"][1]["fleet"]) - sum(f["owned"] for f in d["months"][0]["fleet"])')
+t_lease=$(get "$tmp/peak/roadmap.json" 'round(d["total_cost_usd"], 2)')
+t_buy=$(get "$tmp/peak-buy/roadmap.json" 'round(d["total_cost_usd"], 2)')
+if [ "$leased" -gt 0 ] && [ "$bought" = 0 ] && python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' "$t_lease" "$t_buy"; then
+    ok "a one-month peak (demand x1.5) is covered by $leased leased or rented nodes, none bought: $t_lease USD < $t_buy USD buying for it"
+else
+    bad "peak: $leased nodes leased or rented, $bought bought; $t_lease USD vs $t_buy USD owned only"
+fi
+
+# ---- buying for flat demand vs leasing ---------------------------------------------
+flat=(--months 6 --lead-months 1)
+"${base[@]}" "${flat[@]}" -j 2 -o "$tmp/flat" || bad "flat exit $?"
+"${base[@]}" "${flat[@]}" --sources leased,cloud -j 2 -o "$tmp/flat-lease" || bad "flat, leased and cloud: exit $?"
+owned=$(get "$tmp/flat/roadmap.json" 'min(sum(f["owned"] for f in m["fleet"]) for m in d["months"][1:])')
+others=$(get "$tmp/flat/roadmap.json" 'sum(f["leased"] + f["cloud"] for m in d["months"][1:] for f in m["fleet"])')
+t_buy=$(get "$tmp/flat/roadmap.json" 'round(d["total_cost_usd"], 2)')
+t_lease=$(get "$tmp/flat-lease/roadmap.json" 'round(d["total_cost_usd"], 2)')
+if [ "$owned" -gt 0 ] && [ "$others" = 0 ] && python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' "$t_buy" "$t_lease"; then
+    ok "flat demand is bought from month 2 (delivery after 1 month), nothing leased after: $t_buy USD < $t_lease USD leasing or renting"
+else
+    bad "flat: at least $owned owned from month 2, $others leased or rented; $t_buy USD vs $t_lease USD"
+fi
+
+# ---- never above the best static fleet -----------------------------------------------
+for d in dp peak flat; do
+    total=$(get "$tmp/$d/roadmap.json" 'd["total_cost_usd"]')
+    static=$(get "$tmp/$d/roadmap.json" 'd["best_static_total_cost_usd"]')
+    if python3 -c 'import sys; t, s = sys.argv[1:]; sys.exit(not (s == "None" or float(t) <= float(s) + 0.005))' "$total" "$static" &&
+        grep -q "below the best single fleet" "$tmp/$d/roadmap.md"; then
+        ok "$d: total $total USD <= best static $static USD, and roadmap.md says by how much"
+    else
+        bad "$d: total $total USD, best static $static USD"
+    fi
+done
+
+echo "roadmap: $pass passed, $fail failed"
+[ "$fail" = 0 ]
