@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "../base/version.h"
+#include "../reports/doc.h"
 #include "../reports/output.h"
+#include "../reports/report.h"
 #include "roadmap.h"
 
 static const char *gpu_name(const struct roadmap *r, int t)
@@ -223,77 +225,153 @@ static void fleet_text(const struct roadmap *r, const uint16_t *n, char *buf, si
         snprintf(buf, size, "-");
 }
 
-static void roadmap_md(FILE *f, const struct roadmap *r)
+static double all_cloud_total(const struct roadmap *r)
+{
+    double v = 0;
+    for (int m = 0; m < r->months; m++)
+        v += r->cloud_month[m];
+    return v;
+}
+
+/* roadmap.csv: per month the GPUs by source, the demand, and the
+ * cumulative cost of the roadmap, the best static fleet and all-cloud
+ * (empty where there is none). */
+static void roadmap_csv(FILE *f, const struct roadmap *r)
+{
+    fputs("month,demand,owned_gpus,leased_gpus,cloud_gpus,cum_roadmap_usd,cum_best_static_usd,cum_all_cloud_usd\n", f);
+    double cum[3] = {0, 0, 0};
+    for (int m = 0; m < r->months; m++) {
+        fprintf(f, "%d,%.6g", m + 1, r->demand[m]);
+        for (int s = 0; s < RM_SOURCES; s++) {
+            int g = 0;
+            for (int t = 0; t < r->p.ntypes; t++)
+                g += r->plan[m].n[s][t] * r->p.types[t].gpn;
+            fprintf(f, ",%d", g);
+        }
+        cum[0] += r->plan[m].total;
+        cum[1] += r->static_found ? r->static_month[m] : 0;
+        cum[2] += r->cloud_found ? r->cloud_month[m] : 0;
+        fprintf(f, ",%.2f,", cum[0]);
+        if (r->static_found)
+            fprintf(f, "%.2f", cum[1]);
+        fputc(',', f);
+        if (r->cloud_found)
+            fprintf(f, "%.2f", cum[2]);
+        fputc('\n', f);
+    }
+}
+
+static void capacity_gp(FILE *f)
+{
+    charts_gp_head(f, "capacity", "fleetsim roadmap: GPUs by source each month, against demand");
+    fputs("set key autotitle columnhead\nset style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+          "set boxwidth 0.7\nset xlabel 'month'\nset ylabel 'GPUs'\nset y2label 'demand (x the scenario)'\n"
+          "set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n"
+          "plot datafile using 3:xtic(1) title 'owned' lc rgb '#1e8449', \\\n"
+          "     '' using 4 title 'leased' lc rgb '#2471a3', \\\n"
+          "     '' using 5 title 'cloud' lc rgb '#e67e22', \\\n"
+          "     '' using ($0):2 axes x1y2 with linespoints lw 2 pt 7 lc rgb '#7d3c98' title 'demand'\n",
+          f);
+}
+
+static void cost_gp(FILE *f)
+{
+    charts_gp_head(f, "cost", "fleetsim roadmap: cumulative cost");
+    fputs("set xlabel 'month'\nset ylabel 'USD, cumulative'\nset format y '%.0f'\nset xtics 1\n"
+          "plot datafile using 1:6 with linespoints lw 2 pt 7 lc rgb '#1e8449' title 'roadmap', \\\n"
+          "     '' using 1:7 with linespoints lw 2 pt 5 dt 2 lc rgb '#2471a3' title 'best static fleet', \\\n"
+          "     '' using 1:8 with linespoints lw 2 pt 9 dt 3 lc rgb '#e67e22' title 'all cloud'\n",
+          f);
+}
+
+static void roadmap_doc(const struct doc *d, const struct roadmap *r, const char *const png[2])
 {
     const struct plan *p = &r->p;
-    char a[256], b[256], c[256];
-    fprintf(f, "# fleetsim roadmap: %s\n\n", p->base->name);
-    fprintf(f, "Scenario `%s` over %d months; demand per month (x the scenario's):", p->path, r->months);
+    char a[256], b[256], c[256], text[1024] = "";
+    snprintf(a, sizeof a, "fleetsim roadmap: %s", p->base->name);
+    doc_heading(d, 1, a);
     for (int m = 0; m < r->months; m++)
-        fprintf(f, " %.3g", r->demand[m]);
-    fprintf(f, ". Owned servers arrive %d month%s after the order and are paid over %g months; leases run in "
-               "whole months; cloud nodes are rented by the month at the on-demand price. SLOs, met on every "
-               "seed in every month:",
-            r->lead, r->lead == 1 ? "" : "s", r->amort_months);
+        snprintf(text + strlen(text), sizeof text - strlen(text), " %.3g", r->demand[m]);
+    char slos[512] = "";
     for (int s = 0; s < p->nslos; s++) {
         plan_slo_label(&p->slos[s], a, sizeof a);
-        fprintf(f, "%s `%s`", s ? "," : "", a);
+        snprintf(slos + strlen(slos), sizeof slos - strlen(slos), "%s%s", s ? ", " : "", a);
     }
-    fputs(".\n\n", f);
+    doc_para(d, "Scenario %s over %d months; demand per month (x the scenario's):%s. Owned servers arrive %d month%s "
+                "after the order and are paid over %g months; leases run in whole months; cloud nodes are rented "
+                "by the month at the on-demand price. SLOs, met on every seed in every month: %s.",
+             p->path, r->months, text, r->lead, r->lead == 1 ? "" : "s", r->amort_months, slos);
+    doc_section(d, "summary");
     if (!r->found) {
-        fputs("**No roadmap meets the SLOs in every month** within the node counts and constraints.\n", f);
+        doc_para(d, "No roadmap meets the SLOs in every month within the node counts and constraints.");
+        doc_section_end(d);
         return;
     }
-    fprintf(f, "**Total %.2f USD** over the horizon", r->total);
+    char u[4][32];
     if (r->static_found) {
         uint16_t n[PLAN_MAX_TYPES];
         rm_counts(r, (size_t)r->static_fleet, n);
         fleet_text(r, n, a, sizeof a);
-        fprintf(f, ", %.2f USD (%.1f %%) below the best single fleet held all horizon (%s, %s: %.2f USD)",
-                r->static_total - r->total, 100 * (r->static_total - r->total) / r->static_total, a,
-                rm_source_names[r->static_source], r->static_total);
+        snprintf(text, sizeof text, "%s USD (%.1f %%) below the best single fleet held all horizon (%s, %s: %s USD)",
+                 doc_usd(u[1], r->static_total - r->total), 100 * (r->static_total - r->total) / r->static_total, a,
+                 rm_source_names[r->static_source], doc_usd(u[2], r->static_total));
     } else {
-        fputs("; no single fleet within the node counts meets the SLOs in every month", f);
+        snprintf(text, sizeof text, "no single fleet within the node counts meets the SLOs in every month");
     }
-    if (r->cloud_found) {
-        double cloud = 0;
-        for (int m = 0; m < r->months; m++)
-            cloud += r->cloud_month[m];
-        fprintf(f, "; all-cloud (the cheapest cloud fleet each month) costs %.2f USD", cloud);
-    }
-    fprintf(f, ". Owned installments still due after the horizon: %.2f USD (not in the total).\n\n", r->after_horizon);
-    fputs("| month | demand | owned | leased | cloud | USD | worst SLO margin |\n|---|---|---|---|---|---|---|\n", f);
+    if (r->cloud_found)
+        snprintf(b, sizeof b, "; all-cloud (the cheapest cloud fleet each month) costs %s USD",
+                 doc_usd(u[3], all_cloud_total(r)));
+    else
+        b[0] = '\0';
+    doc_para(d, "Total %s USD over the horizon, %s%s. Owned installments still due after the horizon: %s USD "
+                "(not in the total; the servers keep serving after it).",
+             doc_usd(u[0], r->total), text, b, doc_usd(u[2], r->after_horizon));
+    doc_section_end(d);
+    char cells[7][64];
+    const char *head[7] = {"month", "demand", "owned", "leased", "cloud", "USD", "worst SLO margin"};
+    for (int k = 0; k < 7; k++)
+        snprintf(cells[k], sizeof cells[k], "%s", head[k]);
+    doc_row(d, true, 7, cells);
     for (int m = 0; m < r->months; m++) {
         const struct rm_month *x = &r->plan[m];
         fleet_text(r, x->n[RM_OWNED], a, sizeof a);
         fleet_text(r, x->n[RM_LEASED], b, sizeof b);
         fleet_text(r, x->n[RM_CLOUD], c, sizeof c);
-        fprintf(f, "| %d | %.3g | %s | %s | %s | %.2f |", m + 1, r->demand[m], a, b, c, x->total);
+        snprintf(cells[0], sizeof cells[0], "%d", m + 1);
+        snprintf(cells[1], sizeof cells[1], "%.3g", r->demand[m]);
+        snprintf(cells[2], sizeof cells[2], "%.63s", a);
+        snprintf(cells[3], sizeof cells[3], "%.63s", b);
+        snprintf(cells[4], sizeof cells[4], "%.63s", c);
+        snprintf(cells[5], sizeof cells[5], "%.2f", x->total);
+        cells[6][0] = '\0';
         for (int s = 0; s < p->nslos; s++)
-            fprintf(f, " %s%+.6g", s ? "; " : "", rm_margin(r, m, (size_t)x->fleet, &p->slos[s]));
-        fputs(" |\n", f);
+            snprintf(cells[6] + strlen(cells[6]), sizeof cells[6] - strlen(cells[6]), "%s%+.6g", s ? "; " : "",
+                     rm_margin(r, m, (size_t)x->fleet, &p->slos[s]));
+        doc_row(d, false, 7, cells);
     }
-    fprintf(f, "\nSearch: %s, %zu simulations (every fleet in every month: %zu), %zu fleets pruned by dominance.\n",
-            r->brute ? "brute force over every owned trajectory" : "dynamic programming over owned capacity",
-            r->simulations, (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds, r->pruned);
+    doc_table_end(d);
+    if (png[0])
+        doc_image(d, "GPUs by source each month, against demand", "capacity", png[0]);
+    if (png[1])
+        doc_image(d, "Cumulative cost: the roadmap, the best static fleet, all cloud", "cost", png[1]);
+    if (!png[0] || !png[1])
+        doc_para(d, "Charts not rendered: gnuplot was not found or failed. Render them with: gnuplot capacity.gp "
+                    "cost.gp");
+    doc_para(d, "Search: %s, %zu simulations (every fleet in every month: %zu), %zu fleets pruned by dominance.",
+             r->brute ? "brute force over every owned trajectory" : "dynamic programming over owned capacity",
+             r->simulations, (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds, r->pruned);
 }
 
-int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err)
+enum { F_JSON, F_CSV, F_CAP_GP, F_COST_GP, F_CAP_PNG, F_COST_PNG, F_MD, F_HTML, F_FIXED };
+static const char *const f_names[F_FIXED] = {"roadmap.json", "roadmap.csv", "capacity.gp", "cost.gp",
+                                             "capacity.png", "cost.png", "roadmap.md", "roadmap.html"};
+
+/* month-N.json (and month-N.csv for a trace) into out from k on. */
+static int write_months(const struct roadmap *r, struct outset *set, struct outfile *out, int k, const char *dir,
+                        struct fs_err *err)
 {
-    struct outset set;
-    int nfiles = 2 + (r->found ? r->months * (r->p.trace ? 2 : 1) : 0);
-    struct outfile *out = xcalloc((size_t)nfiles, sizeof *out);
-    char *json = roadmap_json(r);
-    int rc = out_set_begin(&set, dir, err);
-    if (rc == 0 && (rc = out_set_open(&set, &out[0], "roadmap.json", err)) == 0) {
-        fprintf(out[0].f, "%s\n", json);
-        rc = out_close(&out[0], err);
-    }
-    if (rc == 0 && (rc = out_set_open(&set, &out[1], "roadmap.md", err)) == 0) {
-        roadmap_md(out[1].f, r);
-        rc = out_close(&out[1], err);
-    }
-    for (int m = 0, k = 2; rc == 0 && r->found && m < r->months; m++) {
+    int rc = 0;
+    for (int m = 0; rc == 0 && m < r->months; m++) {
         struct plan q = r->p;
         q.tree = r->trees[m];
         q.growth = q.trace ? r->demand[m] : 1;
@@ -309,13 +387,13 @@ int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err)
                  "leased %s; cloud %s.", m + 1, r->p.base->name, r->p.path, r->demand[m], fl[0], fl[1], fl[2]);
         char *sc = plan_scenario_file(&q, n, -1, name, text, r->p.trace ? csv : NULL);
         snprintf(name, sizeof name, "month-%d.json", m + 1);
-        if ((rc = out_set_open(&set, &out[k], name, err)) == 0) {
+        if ((rc = out_set_open(set, &out[k], name, err)) == 0) {
             fprintf(out[k].f, "%s\n", sc);
             rc = out_close(&out[k], err);
         }
         free(sc);
         k++;
-        if (rc == 0 && r->p.trace && (rc = out_set_open(&set, &out[k], csv, err)) == 0) {
+        if (rc == 0 && r->p.trace && (rc = out_set_open(set, &out[k], csv, err)) == 0) {
             if (plan_write_workload(out[k].f, &q))
                 rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write %s", dir, csv);
             else
@@ -323,8 +401,56 @@ int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err)
             k++;
         }
     }
+    return rc;
+}
+
+int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err)
+{
+    struct outset set;
+    int nfiles = F_FIXED + (r->found ? r->months * (r->p.trace ? 2 : 1) : 0);
+    struct outfile *out = xcalloc((size_t)nfiles, sizeof *out);
+    char *json = roadmap_json(r);
+    int rc = out_set_begin(&set, dir, err);
+    for (int k = 0; rc == 0 && k < F_FIXED; k++)
+        if (r->found || k == F_JSON || k == F_MD || k == F_HTML)
+            rc = out_set_open(&set, &out[k], f_names[k], err);
+    if (rc)
+        goto done;
+    fprintf(out[F_JSON].f, "%s\n", json);
+    if (r->found) {
+        roadmap_csv(out[F_CSV].f, r);
+        capacity_gp(out[F_CAP_GP].f);
+        cost_gp(out[F_COST_GP].f);
+    }
+    for (int k = 0; rc == 0 && k < F_CAP_PNG; k++)
+        if (out[k].f)
+            rc = out_close(&out[k], err);
+    if (rc)
+        goto done;
+    const char *png[2] = {NULL, NULL};
+    const char *gnuplot = r->found ? charts_gnuplot() : NULL;
+    for (int c = 0; c < 2; c++) {
+        struct outfile *o = &out[F_CAP_PNG + c];
+        if (gnuplot && charts_render(gnuplot, out_set_path(&set), c ? "cost" : "capacity", out[F_CAP_GP + c].tmp,
+                                     out[F_CSV].tmp, o->tmp) == 0)
+            png[c] = o->tmp;
+        else
+            out_discard(o);
+    }
+    for (int k = F_MD; rc == 0 && k <= F_HTML; k++) {
+        struct doc d = {out[k].f, k == F_HTML};
+        char title[300];
+        snprintf(title, sizeof title, "%s - fleetsim roadmap", r->p.base->name);
+        doc_begin(&d, title);
+        roadmap_doc(&d, r, png);
+        doc_end(&d);
+        rc = out_close(&out[k], err);
+    }
+    if (rc == 0 && r->found)
+        rc = write_months(r, &set, out, F_FIXED, dir, err);
     if (rc == 0)
         rc = out_set_commit(&set, err);
+done:
     for (int k = 0; k < nfiles; k++)
         out_discard(&out[k]);
     out_set_end(&set);

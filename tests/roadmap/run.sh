@@ -13,7 +13,8 @@
 #     same months with buying as the only way to add capacity;
 #   - flat demand is bought once delivery allows, and that is cheaper than
 #     the same months leased or rented;
-#   - the same bytes for -j 1 and -j 3.
+#   - the same bytes for -j 1 and -j 3;
+#   - --help and docs/roadmap.md list the same options.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 fleetsim=${FLEETSIM:-build/fleetsim}
@@ -114,6 +115,34 @@ for d in dp peak flat; do
         bad "$d: total $total USD, best static $static USD"
     fi
 done
+
+# ---- constraints ----------------------------------------------------------------------
+"${base[@]}" "${flat[@]}" --power-kw 30 -j 2 -o "$tmp/power" || bad "--power-kw 30: exit $?"
+site=$(get "$tmp/power/roadmap.json" 'max(sum((f["owned"] + f["leased"]) * t["node_kw"] for f, t in zip(m["fleet"], d["types"])) for m in d["months"])')
+t_pow=$(get "$tmp/power/roadmap.json" 'round(d["total_cost_usd"], 2)')
+if python3 -c 'import sys; s, t, f = map(float, sys.argv[1:]); sys.exit(not (s <= 30 and t >= f))' "$site" "$t_pow" "$t_buy"; then
+    ok "--power-kw 30: at most $site kW on site in any month; $t_pow USD >= $t_buy USD unconstrained"
+else
+    bad "--power-kw 30: $site kW on site, $t_pow USD (unconstrained $t_buy USD)"
+fi
+month1=$(get "$tmp/flat/roadmap.json" 'd["months"][0]["cost_usd"]["total"]')
+low=$(python3 -c 'import sys; print(round(float(sys.argv[1]) / 2, 2))' "$month1")
+"${base[@]}" --months 3 --budget "$low" -j 2 -o "$tmp/budget" 2>/dev/null
+rc=$?
+if [ $rc = 1 ] && [ "$(get "$tmp/budget/roadmap.json" 'd["total_cost_usd"]')" = None ]; then
+    ok "--budget $low (half the cheapest month 1): exit 1, total_cost_usd null"
+else
+    bad "--budget $low: exit $rc"
+fi
+
+# ---- --help and docs/roadmap.md list the same options ----------------------------------
+help=$("$fleetsim" roadmap --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+doc=$(grep -o -- '^| `--[a-z][a-z-]*' docs/roadmap.md | sed 's/^| `//' | sort -u)
+if [ -n "$help" ] && [ "$help" = "$doc" ]; then
+    ok "--help and docs/roadmap.md list the same $(echo "$help" | wc -l) options"
+else
+    bad "--help and docs/roadmap.md differ:"; diff <(echo "$help") <(echo "$doc")
+fi
 
 echo "roadmap: $pass passed, $fail failed"
 [ "$fail" = 0 ]
