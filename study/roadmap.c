@@ -18,6 +18,17 @@ static long long cents(double usd)
     return usd < 9e16 ? llround(usd * 100) : LLONG_MAX;
 }
 
+size_t rm_cell(const struct roadmap *r, int k, int m, size_t f)
+{
+    return ((size_t)k * (size_t)r->months + (size_t)m) * r->nstates + f;
+}
+
+/* Is path k judged? */
+static bool judged(const struct roadmap *r, int k)
+{
+    return r->only < 0 || r->only == k;
+}
+
 void rm_counts(const struct roadmap *r, size_t i, uint16_t *n)
 {
     for (int t = 0; t < r->p.ntypes; t++) {
@@ -92,17 +103,18 @@ int roadmap_setup(struct roadmap *r, struct fs_err *err)
         return fs_fail(err, FS_EUSAGE, "--months: %d months is longer than the amortization period (%g months, "
                        "prices.json): servers paid off within the horizon are not modelled", r->months,
                        r->amort_months);
-    r->trees = xcalloc((size_t)r->months, sizeof *r->trees);
-    for (int m = 0; m < r->months; m++) {
-        r->trees[m] = cJSON_Duplicate(p->tree, true);
-        cJSON *gen = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->trees[m], "workload"),
+    size_t pm = (size_t)r->npaths * (size_t)r->months, cells = (size_t)r->months * r->nstates;
+    r->only = -1;
+    r->trees = xcalloc(pm, sizeof *r->trees);
+    for (size_t i = 0; i < pm; i++) {
+        r->trees[i] = cJSON_Duplicate(p->tree, true);
+        cJSON *gen = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->trees[i], "workload"),
                                                       "generator");
         cJSON *rate = cJSON_GetObjectItemCaseSensitive(gen, "arrivals_per_hour");
         if (cJSON_IsNumber(rate))
-            cJSON_SetNumberValue(rate, rate->valuedouble * r->demand[m]);
+            cJSON_SetNumberValue(rate, rate->valuedouble * r->pdemand[i / (size_t)r->months][i % (size_t)r->months]);
     }
-    size_t cells = (size_t)r->months * r->nstates;
-    r->ev = xcalloc(cells, sizeof *r->ev);
+    r->ev = xcalloc(pm * r->nstates, sizeof *r->ev);
     r->cache = xcalloc(cells, sizeof *r->cache);
     for (size_t i = 0; i < cells; i++)
         r->cache[i].fleet = -2;
@@ -112,12 +124,12 @@ int roadmap_setup(struct roadmap *r, struct fs_err *err)
 
 /* --- simulations ------------------------------------------------------------------ */
 
-/* Month m's plan: the base with the month's tree and demand. */
-static void month_plan(const struct roadmap *r, int m, struct plan *q)
+/* Path-month pm's plan: the base with its tree and demand. */
+static void month_plan(const struct roadmap *r, size_t pm, struct plan *q)
 {
     *q = r->p;
-    q->tree = r->trees[m];
-    q->growth = q->trace ? r->demand[m] : 1;
+    q->tree = r->trees[pm];
+    q->growth = q->trace ? r->pdemand[pm / (size_t)r->months][pm % (size_t)r->months] : 1;
 }
 
 /* Cells (month x nstates + fleet) whose seeds one executor call runs. */
@@ -133,7 +145,7 @@ static int seed_task(void *ctx, size_t i, struct exec_out *out, struct fs_err *e
     const struct roadmap *r = b->r;
     size_t cell = b->cell[i / (size_t)r->p.nseeds];
     struct plan q;
-    month_plan(r, (int)(cell / r->nstates), &q);
+    month_plan(r, cell / r->nstates, &q);
     uint16_t n[PLAN_MAX_TYPES];
     rm_counts(r, cell % r->nstates, n);
     struct plan_seedrun sr;
@@ -209,10 +221,10 @@ static int simulate(struct roadmap *r, const size_t *cells, size_t n, struct fs_
     return rc;
 }
 
-/* Is fleet f's failure in month m implied by a failure simulated there? */
-static bool implied(const struct roadmap *r, int m, const uint16_t *n)
+/* Is fleet n's failure in path-month pm implied by a failure simulated there? */
+static bool implied(const struct roadmap *r, size_t pm, const uint16_t *n)
 {
-    const struct rm_eval *e = &r->ev[(size_t)m * r->nstates];
+    const struct rm_eval *e = &r->ev[pm * r->nstates];
     uint16_t g[PLAN_MAX_TYPES];
     for (size_t i = 1; i < r->nstates; i++) {
         if (e[i].state != RS_FAIL && e[i].state != RS_INFEASIBLE)
@@ -224,26 +236,45 @@ static bool implied(const struct roadmap *r, int m, const uint16_t *n)
     return false;
 }
 
-/* Does fleet f meet the SLOs in month m?  Simulated unless implied (not
- * under --brute-force, where every cell was run ahead).  RET: as simulate. */
+/* Does fleet f meet the SLOs in month m on every judged path?  Simulated
+ * unless implied (not under --brute-force, where every cell was run
+ * ahead), the paths' runs in one executor call.  RET: as simulate. */
 static int passes(struct roadmap *r, int m, size_t f, bool *ok, struct fs_err *err)
 {
-    size_t cell = (size_t)m * r->nstates + f;
-    struct rm_eval *e = &r->ev[cell];
-    if (e->state == RS_NEW) {
-        uint16_t n[PLAN_MAX_TYPES];
-        rm_counts(r, f, n);
-        if (implied(r, m, n)) {
+    size_t run[RM_MAX_PATHS], n = 0;
+    uint16_t c[PLAN_MAX_TYPES];
+    rm_counts(r, f, c);
+    for (int k = 0; k < r->npaths; k++) {
+        size_t cell = rm_cell(r, k, m, f);
+        struct rm_eval *e = &r->ev[cell];
+        if (!judged(r, k) || e->state != RS_NEW)
+            continue;
+        if (implied(r, cell / r->nstates, c)) {
             e->state = RS_PRUNED;
             r->pruned++;
         } else {
-            int rc = simulate(r, &cell, 1, err);
-            if (rc)
-                return rc;
+            run[n++] = cell;
         }
     }
-    *ok = e->state == RS_PASS;
-    return 0;
+    int rc = n ? simulate(r, run, n, err) : 0;
+    *ok = true;
+    for (int k = 0; k < r->npaths; k++)
+        if (judged(r, k))
+            *ok &= r->ev[rm_cell(r, k, m, f)].state == RS_PASS;
+    return rc;
+}
+
+/* Fleet f's energy in month m (USD if owned): the mean over judged paths. */
+static double energy_of(const struct roadmap *r, int m, size_t f)
+{
+    double v = 0;
+    int n = 0;
+    for (int k = 0; k < r->npaths; k++)
+        if (judged(r, k)) {
+            v += r->ev[rm_cell(r, k, m, f)].energy;
+            n++;
+        }
+    return v / n;
 }
 
 /* --- one month ----------------------------------------------------------------------- */
@@ -345,8 +376,7 @@ static int best_month(struct roadmap *r, int m, size_t oi, bool cloud_only, stru
         if (!ok)
             continue;
         rm_counts(r, cs[i].f, n);
-        const struct rm_eval *e = &r->ev[(size_t)m * r->nstates + cs[i].f];
-        double energy = nodes(r, o) ? e->energy * kw(r, o) / kw(r, n) : 0;
+        double energy = nodes(r, o) ? energy_of(r, m, cs[i].f) * kw(r, o) / kw(r, n) : 0;
         double total = cs[i].cap + energy;
         if ((r->budget[m] > 0 && total > r->budget[m] * (1 + 1e-12)) ||
             (out->fleet >= 0 && cents(total) >= cents(out->total)))
@@ -382,7 +412,8 @@ static bool may_own(const struct roadmap *r, int m, size_t o)
 
 /* --- the dynamic programme ------------------------------------------------------------ */
 
-static int dp(struct roadmap *r, struct fs_err *err)
+/* OUT plan[months], *found, *total. */
+static int dp(struct roadmap *r, struct rm_month *plan, bool *found, double *total, struct fs_err *err)
 {
     size_t S = r->nstates;
     uint16_t a[PLAN_MAX_TYPES], b[PLAN_MAX_TYPES];
@@ -420,10 +451,10 @@ static int dp(struct roadmap *r, struct fs_err *err)
         for (size_t q = 1; q < S; q++)
             if (r->value[q] < 9e16 && (r->value[o] > 9e16 || cents(r->value[q]) < cents(r->value[o])))
                 o = q;
-        r->found = r->value[o] < 9e16;
-        r->total = r->value[o];
-        for (int m = 0; r->found && m < r->months; m++) {
-            r->plan[m] = r->cache[(size_t)m * S + o];
+        *found = r->value[o] < 9e16;
+        *total = r->value[o];
+        for (int m = 0; *found && m < r->months; m++) {
+            plan[m] = r->cache[(size_t)m * S + o];
             o = next[(size_t)m * S + o];
         }
     }
@@ -464,30 +495,37 @@ static int trajectories(struct roadmap *r, int m, size_t prev, double sofar, siz
     return 0;
 }
 
-static int brute(struct roadmap *r, struct fs_err *err)
+/* Every fleet in every month on every path, ahead: once. */
+static int simulate_all(struct roadmap *r, struct fs_err *err)
 {
-    size_t cells = (size_t)r->months * r->nstates, n = 0;
+    size_t cells = (size_t)r->npaths * (size_t)r->months * r->nstates, n = 0;
     size_t *all = xcalloc(cells, sizeof *all);
     for (size_t i = 0; i < cells; i++)
-        if (i % r->nstates)
+        if (i % r->nstates && r->ev[i].state == RS_NEW)
             all[n++] = i;
-    int rc = simulate(r, all, n, err);
+    int rc = n ? simulate(r, all, n, err) : 0;
     free(all);
-    for (int m = 0; rc == 0 && m < r->months; m++)
-        for (size_t f = 1; f < r->nstates; f++) {
-            uint16_t g[PLAN_MAX_TYPES];
-            rm_counts(r, f, g);
-            if (r->ev[(size_t)m * r->nstates + f].state == RS_PASS && implied(r, m, g))
-                r->violations++;
-        }
+    for (size_t i = 0; rc == 0 && n && i < cells; i++) {
+        uint16_t g[PLAN_MAX_TYPES];
+        rm_counts(r, i % r->nstates, g);
+        if (r->ev[i].state == RS_PASS && implied(r, i / r->nstates, g))
+            r->violations++;
+    }
+    return rc;
+}
+
+/* OUT plan[months], *found, *total. */
+static int brute(struct roadmap *r, struct rm_month *plan, bool *found, double *total, struct fs_err *err)
+{
+    int rc = simulate_all(r, err);
     size_t path[RM_MAX_MONTHS], best_path[RM_MAX_MONTHS];
     double best = HUGE_VAL;
     if (rc == 0)
         rc = trajectories(r, 0, 0, 0, path, best_path, &best, err);
-    r->found = rc == 0 && best < 9e16;
-    r->total = best;
-    for (int m = 0; r->found && m < r->months; m++)
-        r->plan[m] = r->cache[(size_t)m * r->nstates + best_path[m]];
+    *found = rc == 0 && best < 9e16;
+    *total = best;
+    for (int m = 0; *found && m < r->months; m++)
+        plan[m] = r->cache[(size_t)m * r->nstates + best_path[m]];
     return rc;
 }
 
@@ -525,7 +563,7 @@ static int best_static(struct roadmap *r, struct fs_err *err)
         bool ok = true;
         for (int m = 0; ok && rc == 0 && m < r->months; m++) {
             rc = passes(r, m, f, &ok, err);
-            month[m] = cs[i].cap / r->months + (s == RM_OWNED ? r->ev[(size_t)m * r->nstates + f].energy : 0);
+            month[m] = cs[i].cap / r->months + (s == RM_OWNED ? energy_of(r, m, f) : 0);
             ok &= r->budget[m] <= 0 || month[m] <= r->budget[m] * (1 + 1e-12);
             total += month[m];
         }
@@ -574,9 +612,39 @@ static void after_horizon(struct roadmap *r)
     }
 }
 
+/* Each path's cheapest roadmap alone, and the roadmap's cost on it. */
+static int regrets(struct roadmap *r, struct fs_err *err)
+{
+    static struct rm_month own[RM_MAX_MONTHS];
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < r->npaths; k++) {
+        r->only = k;
+        for (size_t i = 0; i < (size_t)r->months * r->nstates; i++)
+            r->cache[i].fleet = -2;
+        rc = r->brute ? brute(r, own, &r->path_found[k], &r->path_best[k], err)
+                      : dp(r, own, &r->path_found[k], &r->path_best[k], err);
+        r->path_cost[k] = 0;
+        for (int m = 0; rc == 0 && r->found && m < r->months; m++) {
+            const struct rm_month *x = &r->plan[m];
+            uint16_t n[PLAN_MAX_TYPES];
+            rm_counts(r, (size_t)x->fleet, n);
+            double e = nodes(r, x->n[RM_OWNED]) ? r->ev[rm_cell(r, k, m, (size_t)x->fleet)].energy *
+                                                      kw(r, x->n[RM_OWNED]) / kw(r, n)
+                                                : 0;
+            r->path_cost[k] += x->total - x->energy + e;
+        }
+        if (fabs(r->path_cost[k] - r->path_best[k]) < 0.005) /* the same roadmap, summed in another order */
+            r->path_cost[k] = r->path_best[k];
+    }
+    r->only = -1;
+    return rc;
+}
+
 int roadmap_search(struct roadmap *r, struct fs_err *err)
 {
-    int rc = r->brute ? brute(r, err) : dp(r, err);
+    int rc = r->brute ? brute(r, r->plan, &r->found, &r->total, err) : dp(r, r->plan, &r->found, &r->total, err);
+    if (rc == 0 && r->npaths > 1)
+        rc = regrets(r, err);
     if (rc == 0)
         rc = best_static(r, err);
     if (rc == 0)
@@ -588,21 +656,24 @@ int roadmap_search(struct roadmap *r, struct fs_err *err)
 
 double rm_margin(const struct roadmap *r, int m, size_t f, const struct plan_slo *s)
 {
-    const struct rm_eval *e = &r->ev[(size_t)m * r->nstates + f];
     double worst = HUGE_VAL;
-    for (int k = 0; k < r->p.nseeds; k++) {
-        double v = e->m[(size_t)k * METRIC_MAX + s->metric];
-        worst = fmin(worst, s->op < 0 ? s->limit - v : v - s->limit);
+    for (int k = 0; k < r->npaths; k++) {
+        const struct rm_eval *e = &r->ev[rm_cell(r, k, m, f)];
+        for (int j = 0; e->m && j < r->p.nseeds; j++) {
+            double v = e->m[(size_t)j * METRIC_MAX + s->metric];
+            worst = fmin(worst, s->op < 0 ? s->limit - v : v - s->limit);
+        }
     }
     return worst;
 }
 
 void roadmap_free(struct roadmap *r)
 {
-    for (size_t i = 0; r->ev && i < (size_t)r->months * r->nstates; i++)
+    size_t pm = (size_t)r->npaths * (size_t)r->months;
+    for (size_t i = 0; r->ev && i < pm * r->nstates; i++)
         free(r->ev[i].m);
-    for (int m = 0; r->trees && m < r->months; m++)
-        cJSON_Delete(r->trees[m]);
+    for (size_t i = 0; r->trees && i < pm; i++)
+        cJSON_Delete(r->trees[i]);
     free(r->trees);
     free(r->ev);
     free(r->cache);

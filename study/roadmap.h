@@ -34,7 +34,14 @@
  * energy >= 0) until none left can beat the best, skipping those below a
  * down-closed failure of the same month (plan's dominance, study/plan.h).
  * Then dynamic programming over the owned vector: V_m(o) = C_m(o) +
- * min over o' >= o of V_{m+1}(o').  --brute-force simulates every fleet
+ * min over o' >= o of V_{m+1}(o').
+ *
+ * Uncertain growth (--scenarios): K growth paths; one roadmap must meet the
+ * SLOs on every path (a fleet passes month m when its runs at every path's
+ * demand d^k_m pass), at the least expected cost (capacity is the same on
+ * every path; energy is the mean over paths).  Each path's regret is the
+ * roadmap's cost on that path less the cheapest roadmap for that path
+ * alone (the same search with only its runs).  --brute-force simulates every fleet
  * in every month and enumerates every owned trajectory instead.
  */
 #ifndef FS_STUDY_ROADMAP_H
@@ -44,6 +51,7 @@
 
 #define RM_MAX_MONTHS 60
 #define RM_MAX_STATES 4096          /* (max-nodes + 1) ^ types */
+#define RM_MAX_PATHS 8              /* --scenarios */
 
 enum rm_source { RM_OWNED, RM_LEASED, RM_CLOUD, RM_SOURCES };
 extern const char *const rm_source_names[RM_SOURCES]; /* "owned", "leased", "cloud" */
@@ -73,7 +81,13 @@ struct roadmap {
     int months, lead;
     int nrates;
     double rate[RM_MAX_MONTHS];       /* --growth as given */
-    double demand[RM_MAX_MONTHS];     /* d_m, from the rates (the caller) */
+    double demand[RM_MAX_MONTHS];     /* d_m, from the rates (the caller); with
+                                         paths, the highest path's (month files) */
+    int npaths;                       /* growth paths (--scenarios), >= 1 */
+    char pname[RM_MAX_PATHS][32];
+    double prate[RM_MAX_PATHS];
+    double pdemand[RM_MAX_PATHS][RM_MAX_MONTHS];
+    int only;                         /* judge on path k alone; -1: on every path */
     bool allow[RM_SOURCES];           /* --sources */
     double power_kw[RM_MAX_MONTHS];   /* 0: no limit */
     double racks[RM_MAX_MONTHS];      /* most nodes on site; 0: no limit */
@@ -83,8 +97,8 @@ struct roadmap {
     bool brute;
     /* the search */
     size_t nstates;                   /* (max_nodes + 1) ^ ntypes */
-    cJSON **trees;                    /* [month]: the scenario at its demand */
-    struct rm_eval *ev;               /* [month x nstates] */
+    cJSON **trees;                    /* [path x months + month]: the scenario at its demand */
+    struct rm_eval *ev;               /* [(path x months + month) x nstates] */
     size_t simulations, pruned, violations, trajectories;
     struct rm_month *cache;           /* [month x nstates]: C_m(o); fleet -2: not computed */
     double *value;                    /* [month x nstates]: V_m(o) */
@@ -99,6 +113,9 @@ struct roadmap {
     bool cloud_found;
     double cloud_month[RM_MAX_MONTHS];  /* the cheapest all-cloud fleet of each month */
     double after_horizon;               /* owned installments still due after month M */
+    double path_cost[RM_MAX_PATHS];     /* the roadmap's total on each path */
+    double path_best[RM_MAX_PATHS];     /* the cheapest roadmap for that path alone */
+    bool path_found[RM_MAX_PATHS];
 };
 
 /* Node counts of state index i. */
@@ -111,8 +128,11 @@ int roadmap_setup(struct roadmap *r, struct fs_err *err);
 /* Search (or brute-force).  RET: 0, PLAN_INTERRUPTED or an FS_E* code. */
 int roadmap_search(struct roadmap *r, struct fs_err *err);
 
-/* The worst margin of SLO s over fleet f's seeds in month m (positive:
- * within). */
+/* The index of fleet f in month m on path k in r->ev. */
+size_t rm_cell(const struct roadmap *r, int k, int m, size_t f);
+
+/* The worst margin of SLO s over fleet f's seeds (and paths) in month m
+ * (positive: within). */
 double rm_margin(const struct roadmap *r, int m, size_t f, const struct plan_slo *s);
 
 /* Write roadmap.json, roadmap.md and month-N.json (and month-N.csv for a

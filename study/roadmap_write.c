@@ -92,7 +92,6 @@ static cJSON *month_json(const struct roadmap *r, int m)
     cJSON_AddNumberToObject(c, "owned_energy", x->energy);
     cJSON_AddNumberToObject(c, "total", x->total);
     cJSON *mg = cJSON_AddArrayToObject(o, "slo_margins");
-    const struct rm_eval *e = &r->ev[(size_t)m * r->nstates + (size_t)x->fleet];
     for (int s = 0; s < p->nslos; s++) {
         const struct plan_slo *slo = &p->slos[s];
         char label[128];
@@ -101,9 +100,13 @@ static cJSON *month_json(const struct roadmap *r, int m)
         cJSON_AddStringToObject(j, "slo", label);
         cJSON_AddNumberToObject(j, "margin", rm_margin(r, m, (size_t)x->fleet, slo));
         cJSON *ps = cJSON_AddArrayToObject(j, "per_seed");
-        for (int k = 0; k < p->nseeds; k++) {
+        for (int i = 0; i < r->npaths * p->nseeds; i++) {
+            int path = i / p->nseeds, k = i % p->nseeds;
+            const struct rm_eval *e = &r->ev[rm_cell(r, path, m, (size_t)x->fleet)];
             double v = e->m[(size_t)k * METRIC_MAX + slo->metric];
             cJSON *q = cJSON_CreateObject();
+            if (r->npaths > 1)
+                cJSON_AddStringToObject(q, "scenario", r->pname[path]);
             cJSON_AddNumberToObject(q, "seed", (double)p->seeds[k]);
             cJSON_AddItemToObject(q, "value", number_or_null(true, v));
             cJSON_AddItemToObject(q, "margin", number_or_null(true, slo->op < 0 ? slo->limit - v : v - slo->limit));
@@ -173,6 +176,22 @@ static char *roadmap_json(const struct roadmap *r)
     cJSON *months = cJSON_AddArrayToObject(root, "months");
     for (int m = 0; r->found && m < r->months; m++)
         cJSON_AddItemToArray(months, month_json(r, m));
+    if (r->npaths > 1) {
+        cJSON *sc = cJSON_AddArrayToObject(root, "scenarios");
+        for (int k = 0; k < r->npaths; k++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "name", r->pname[k]);
+            cJSON_AddNumberToObject(e, "growth", r->prate[k]);
+            cJSON *dm = cJSON_AddArrayToObject(e, "demand");
+            for (int m = 0; m < r->months; m++)
+                cJSON_AddItemToArray(dm, cJSON_CreateNumber(r->pdemand[k][m]));
+            cJSON_AddItemToObject(e, "total_cost_usd", number_or_null(r->found, r->path_cost[k]));
+            cJSON_AddItemToObject(e, "own_best_total_cost_usd", number_or_null(r->path_found[k], r->path_best[k]));
+            cJSON_AddItemToObject(e, "regret_usd", number_or_null(r->found && r->path_found[k],
+                                                                   r->path_cost[k] - r->path_best[k]));
+            cJSON_AddItemToArray(sc, e);
+        }
+    }
     cJSON_AddItemToObject(root, "total_cost_usd", number_or_null(r->found, r->total));
     cJSON_AddItemToObject(root, "best_static_total_cost_usd", number_or_null(r->static_found, r->static_total));
     if (r->static_found) {
@@ -202,7 +221,7 @@ static char *roadmap_json(const struct roadmap *r)
     cJSON_AddItemToObject(root, "owned_installments_after_horizon_usd", number_or_null(r->found, r->after_horizon));
     cJSON_AddNumberToObject(root, "simulations", (double)r->simulations);
     cJSON_AddNumberToObject(root, "brute_force_simulations",
-                            (double)((size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds));
+                            (double)((size_t)r->npaths * (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds));
     cJSON_AddNumberToObject(root, "pruned", (double)r->pruned);
     if (r->brute) {
         cJSON_AddNumberToObject(root, "trajectories", (double)r->trajectories);
@@ -323,9 +342,17 @@ static void roadmap_doc(const struct doc *d, const struct roadmap *r, const char
                  doc_usd(u[3], all_cloud_total(r)));
     else
         b[0] = '\0';
-    doc_para(d, "Total %s USD over the horizon, %s%s. Owned installments still due after the horizon: %s USD "
+    doc_para(d, "Total %s USD over the horizon%s, %s%s. Owned installments still due after the horizon: %s USD "
                 "(not in the total; the servers keep serving after it).",
-             doc_usd(u[0], r->total), text, b, doc_usd(u[2], r->after_horizon));
+             doc_usd(u[0], r->total), r->npaths > 1 ? " (expected over the growth paths, meeting the SLOs on each)" : "",
+             text, b, doc_usd(u[2], r->after_horizon));
+    for (int k = 0; r->npaths > 1 && k < r->npaths; k++) {
+        if (r->path_found[k])
+            doc_para(d, "Growth path %s (%+g a month): the roadmap costs %s USD on it; the cheapest roadmap for this "
+                        "path alone %s USD; regret %s USD.",
+                     r->pname[k], r->prate[k], doc_usd(u[0], r->path_cost[k]), doc_usd(u[1], r->path_best[k]),
+                     doc_usd(u[2], r->path_cost[k] - r->path_best[k]));
+    }
     doc_section_end(d);
     char cells[7][64];
     const char *head[7] = {"month", "demand", "owned", "leased", "cloud", "USD", "worst SLO margin"};
@@ -359,7 +386,7 @@ static void roadmap_doc(const struct doc *d, const struct roadmap *r, const char
                     "cost.gp");
     doc_para(d, "Search: %s, %zu simulations (every fleet in every month: %zu), %zu fleets pruned by dominance.",
              r->brute ? "brute force over every owned trajectory" : "dynamic programming over owned capacity",
-             r->simulations, (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds, r->pruned);
+             r->simulations, (size_t)r->npaths * (size_t)r->months * (r->nstates - 1) * (size_t)p->nseeds, r->pruned);
 }
 
 enum { F_JSON, F_CSV, F_CAP_GP, F_COST_GP, F_CAP_PNG, F_COST_PNG, F_MD, F_HTML, F_FIXED };

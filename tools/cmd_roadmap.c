@@ -18,7 +18,7 @@
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim roadmap SCENARIO --months M [--growth R | --growth R1,R2,...]\n"
+    fprintf(f, "usage: fleetsim roadmap SCENARIO --months M [--growth R | --growth R1,R2,... | --scenarios N=R,...]\n"
                "                        [--lead-months L] [--sources owned,leased,cloud] [--types T1,T2,...]\n"
                "                        [--max-nodes N] [--slo KEY<=V,...] [--power-kw KW[,KW...]]\n"
                "                        [--rack-nodes N[,N...]] [--budget USD[,USD...]] [--seeds 1,2,3]\n"
@@ -34,6 +34,9 @@ static int usage(int code)
                "  -g, --growth R        demand growth a month as a fraction (0.25: +25 %% a month;\n"
                "                        > -1), or a list: M-1 rates from each month to the next,\n"
                "                        or M, the first from the scenario to month 1 (default 0)\n"
+               "      --scenarios LIST  uncertain growth: NAME=RATE,... (or RATE,...), two or more\n"
+               "                        paths; one roadmap meets the SLOs on every path at the least\n"
+               "                        expected cost, with each path's regret (instead of --growth)\n"
                "  -L, --lead-months L   months from ordering a server to using it, 0..M (default 1)\n"
                "      --sources LIST    owned, leased, cloud: the ways to pay allowed (default all)\n"
                "  -t, --types LIST      GPU types to plan (default: the scenario's fleet's)\n"
@@ -121,11 +124,12 @@ const struct option roadmap_opts[] = {
     {"jobs", required_argument, NULL, 'j'},     {"set", required_argument, NULL, 'E'},
     {"catalog", required_argument, NULL, 'c'},  {"output", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, 'J'},           {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    {"scenarios", required_argument, NULL, 'K'}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 struct args {
-    const char *types, *slos, *sources, *growth, *power, *racks, *budget, *dir;
+    const char *types, *slos, *sources, *growth, *power, *racks, *budget, *dir, *paths;
     char *seeds;
     double lead;
     bool json;
@@ -145,6 +149,7 @@ static int parse_args(int argc, char **argv, struct roadmap *r, struct args *a)
             r->months = (int)v;
             break;
         case 'g': a->growth = optarg; break;
+        case 'K': a->paths = optarg; break;
         case 'L':
             if (parse_list("--lead-months", optarg, 0, RM_MAX_MONTHS, &a->lead, &n, 1) || a->lead != floor(a->lead))
                 return a->lead != floor(a->lead) ? bad("--lead-months: \"%s\" is not a whole number", optarg) : 64;
@@ -192,6 +197,56 @@ static int parse_args(int argc, char **argv, struct roadmap *r, struct args *a)
     return -1;
 }
 
+/* --scenarios NAME=R,...: growth paths, each a monthly rate (a bare R is
+ * named by itself); month m's demand on a path is (1 + R)^(m-1), and the
+ * demand the month files carry is the highest path's.  RET: 0 or 64. */
+static int parse_paths(struct roadmap *r, const char *arg, bool growth)
+{
+    if (growth)
+        return bad("contradictory options: --growth and --scenarios both give the growth (use one)");
+    char *list = xstrdup(arg), *save = NULL;
+    int rc = 0, n = 0;
+    for (char *s = strtok_r(list, ",", &save); rc == 0 && s; s = strtok_r(NULL, ",", &save)) {
+        if (n == RM_MAX_PATHS) {
+            rc = bad("--scenarios: at most %d growth paths", RM_MAX_PATHS);
+            break;
+        }
+        char *eq = strchr(s, '='), *num = eq ? eq + 1 : s, *end;
+        snprintf(r->pname[n], sizeof r->pname[n], "%.*s", eq ? (int)(eq - s) : (int)strlen(s), s);
+        errno = 0;
+        double v = strtod(num, &end);
+        if (errno || end == num || *end || !isfinite(v) || v > 1e3 || (eq && eq == s))
+            rc = bad("--scenarios: \"%s\": expected NAME=RATE or RATE (a monthly growth, 0.1 = +10 %%)", s);
+        else if (v <= -1)
+            rc = bad("--scenarios: %g is a fall of %g %%: demand can fall by less than 100 %% a month", v, -100 * v);
+        for (int k = 0; rc == 0 && k < n; k++)
+            if (strcmp(r->pname[k], r->pname[n]) == 0)
+                rc = bad("--scenarios: \"%s\" given twice", r->pname[n]);
+        if (rc)
+            break;
+        r->prate[n] = v;
+        for (int m = 0; m < r->months; m++)
+            r->pdemand[n][m] = m ? r->pdemand[n][m - 1] * (1 + v) : 1;
+        n++;
+    }
+    free(list);
+    if (rc == 0 && n < 2)
+        rc = bad("--scenarios: give at least two growth paths (one is --growth)");
+    if (rc)
+        return rc;
+    r->npaths = n;
+    for (int m = 0; m < r->months; m++) {
+        r->demand[m] = 0;
+        for (int k = 0; k < n; k++) {
+            if (!(r->pdemand[k][m] > 1e-6 && r->pdemand[k][m] < 1e6))
+                return bad("--scenarios: month %d's demand on %s is x %g the scenario's, outside [1e-6, 1e6]", m + 1,
+                           r->pname[k], r->pdemand[k][m]);
+            r->demand[m] = fmax(r->demand[m], r->pdemand[k][m]);
+        }
+    }
+    return 0;
+}
+
 /* The horizon, the demand and the constraints, checked against each
  * other before anything is simulated.  RET: -1 to go on, or 64. */
 static int settle(struct roadmap *r, const struct args *a)
@@ -225,6 +280,11 @@ static int settle(struct roadmap *r, const struct args *a)
         if (!(r->demand[m] > 1e-6 && r->demand[m] < 1e6))
             return bad("--growth: month %d's demand is x %g the scenario's, outside [1e-6, 1e6]", m + 1,
                        r->demand[m]);
+    r->npaths = 1;
+    memcpy(r->pdemand[0], r->demand, sizeof r->demand);
+    r->prate[0] = r->rate[0];
+    if (a->paths && parse_paths(r, a->paths, a->growth != NULL))
+        return 64;
     if (a->sources) {
         char *list = xstrdup(a->sources), *save = NULL;
         int rc = 0;
@@ -298,7 +358,7 @@ static void print_summary(const struct roadmap *r, const char *dir)
     else
         fputs("  static     no single fleet meets the SLOs in every month\n", stderr);
     fprintf(stderr, "  search     %zu simulations; every fleet in every month would be %zu\n", r->simulations,
-            (size_t)r->months * (r->nstates - 1) * (size_t)r->p.nseeds);
+            (size_t)r->npaths * (size_t)r->months * (r->nstates - 1) * (size_t)r->p.nseeds);
     fprintf(stderr, "  wrote      %s/{roadmap.json,roadmap.md,month-1..%d.json}\n", dir, r->months);
 }
 

@@ -135,6 +135,23 @@ else
     bad "--budget $low: exit $rc"
 fi
 
+# ---- uncertain growth: one roadmap for every path -----------------------------------
+paths=(--months 4 --scenarios low=0,mid=0.1,high=0.2)
+"${base[@]}" "${paths[@]}" -j 2 -o "$tmp/paths" || bad "--scenarios: exit $?"
+"${base[@]}" "${paths[@]}" --brute-force -j 2 -o "$tmp/paths-bf" || bad "--scenarios --brute-force: exit $?"
+worst=$(get "$tmp/paths/roadmap.json" 'min(q["margin"] for m in d["months"] for s in m["slo_margins"] for q in s["per_seed"])')
+nruns=$(get "$tmp/paths/roadmap.json" 'len(d["months"][0]["slo_margins"][0]["per_seed"])')
+regrets=$(get "$tmp/paths/roadmap.json" '" ".join("%s:%.2f" % (p["name"], p["regret_usd"]) for p in d["scenarios"])')
+expect=$(get "$tmp/paths/roadmap.json" 'abs(sum(p["total_cost_usd"] for p in d["scenarios"]) / 3 - d["total_cost_usd"]) < 0.01 and min(p["regret_usd"] for p in d["scenarios"]) >= 0')
+if python3 -c 'import sys; sys.exit(not float(sys.argv[1]) >= 0)' "$worst" && [ "$nruns" = 3 ] && [ "$expect" = True ]; then
+    ok "--scenarios: every month meets the SLO on all 3 paths (worst margin $worst s); total = mean of the paths' costs; regrets $regrets USD, none negative"
+else
+    bad "--scenarios: worst margin $worst over $nruns runs a month; expected-cost and regret check: $expect ($regrets)"
+fi
+p1=$(get "$tmp/paths/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["regret_usd"], 2) for p in d["scenarios"]])')
+p2=$(get "$tmp/paths-bf/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["regret_usd"], 2) for p in d["scenarios"]])')
+[ "$p1" = "$p2" ] && ok "--scenarios: search and brute force agree: $p1" || bad "--scenarios: search $p1, brute force $p2"
+
 # ---- --help and docs/roadmap.md list the same options ----------------------------------
 help=$("$fleetsim" roadmap --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
 doc=$(grep -o -- '^| `--[a-z][a-z-]*' docs/roadmap.md | sed 's/^| `//' | sort -u)
