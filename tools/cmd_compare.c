@@ -30,6 +30,7 @@ static int usage(int code)
                "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
                "                        CPUs); the outputs are the same bytes for any N\n"
                "  -s, --seed N          override every scenario's seed\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "      --pdf             also write report.pdf, printed from report.html by headless\n"
                "                        Chromium\n"

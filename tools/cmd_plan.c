@@ -48,6 +48,7 @@ static int usage(int code)
                "  -j, --jobs N          run N simulations at a time in worker processes (default:\n"
                "                        the CPUs): a fleet's seeds, and fleets the search may\n"
                "                        visit next; the outputs are the same bytes for any N\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
                "  -q, --quiet           print nothing but errors\n"

@@ -13,7 +13,7 @@ static int usage(int code)
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim regress SUITE --baseline FILE [--update] [--seeds N] [--first-seed S]\n"
                "                        [--allow-skip] [--junit FILE] [--json] [-j N] [--policy NAME]\n"
-               "                        [--catalog FILE] [--quiet]\n\n"
+               "                        [--policy-lib PATH.so] [--catalog FILE] [--quiet]\n\n"
                "Run every scenario of SUITE (a folder of *.json, or a file listing scenarios) on\n"
                "N seeds and compare each gated metric with FILE: the change of the mean, its 95%%\n"
                "interval (Welch's t) and the verdict.  A metric is WORSE when the whole interval\n"
@@ -29,6 +29,7 @@ static int usage(int code)
                "      --json           the verdicts as JSON on stdout instead of the table\n"
                "  -j, --jobs N         worker processes (default: the CPUs online)\n"
                "  -p, --policy NAME    run every scenario under this policy\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE   GPU catalog when a scenario names none\n"
                "  -q, --quiet          only what changed, no progress\n"
                "  -h, --help           this help\n\n"

@@ -27,6 +27,7 @@ static int usage(int code)
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, " %s", sched_policies[i]->name);
     fprintf(f, "\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE  GPU catalog when the scenario names none\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "      --check         assert the engine's invariants after every event (check.h);\n"

@@ -58,24 +58,24 @@ fi
 
 mkdir "$tmp/suite"
 cp scenarios/suite/mixed-best-fit.json "$tmp/suite/a.json"
-"$fleetsim" regress -q -j2 --seeds 4 "$tmp/suite" --baseline "$tmp/base.json" --update 2>/dev/null
+"$fleetsim" regress -q -j2 "$tmp/suite" --baseline "$tmp/base.json" --update 2>/dev/null
 rc=$?
-[ $rc = 0 ] && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seeds"])' "$tmp/base.json")" = "[1, 2, 3, 4]" ] &&
-    ok "--update --seeds 4 writes a baseline of seeds 1..4" || bad "--update: exit $rc"
+[ $rc = 0 ] && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seeds"])' "$tmp/base.json")" = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]" ] &&
+    ok "--update writes a baseline of seeds 1..10" || bad "--update: exit $rc"
 "$fleetsim" regress -q "$tmp/suite" --baseline "$tmp/base.json" >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 0 ] && grep -q "0 metrics worse, 0 better, 9 unchanged" "$tmp/out" && ok "same seeds: exit 0, every metric unchanged" ||
     { bad "unchanged suite: exit $rc"; cat "$tmp/out"; }
 "$fleetsim" regress -q --first-seed 500 "$tmp/suite" --baseline "$tmp/base.json" >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q "seeds 500..503 against the baseline's 1..4" "$tmp/out" &&
-    ok "best-fit on fresh seeds 500..503: exit 0" || { bad "fresh seeds: exit $rc"; cat "$tmp/out"; }
+[ $rc = 0 ] && grep -q "seeds 500..509 against the baseline's 1..10" "$tmp/out" &&
+    ok "best-fit on fresh seeds 500..509: exit 0" || { bad "fresh seeds: exit $rc"; cat "$tmp/out"; }
 
 # The deliberate regression: the same scenario under a worse policy, on
 # the baseline's seeds and on a fresh set.
 sed 's/"policy": "best-fit"/"policy": "fifo"/' scenarios/suite/mixed-best-fit.json >"$tmp/suite/a.json"
 for first in "" 500; do
-    "$fleetsim" regress "$tmp/suite" --baseline "$tmp/base.json" ${first:+--first-seed $first} \
+    "$fleetsim" regress -j2 "$tmp/suite" --baseline "$tmp/base.json" ${first:+--first-seed $first} \
         --junit "$tmp/junit.xml" >"$tmp/out" 2>&1
     rc=$?
     if [ $rc = 1 ] && grep -Eq "^a.json +wait_mean_s .*\[\+[0-9.]+%, \+[0-9.]+%\] .* WORSE" "$tmp/out"; then
@@ -134,7 +134,7 @@ rc=$?
 [ $rc = 0 ] && grep -q "0 metrics worse" "$tmp/out" && ok "a per-scenario tolerance override lets fifo pass" ||
     { bad "override: exit $rc"; cat "$tmp/out"; }
 cp scenarios/suite/mixed-best-fit.json "$tmp/suite/a.json"
-"$fleetsim" regress -q --seeds 4 "$tmp/suite" --baseline "$tmp/base.json" --update 2>/dev/null
+"$fleetsim" regress -q -j2 "$tmp/suite" --baseline "$tmp/base.json" --update 2>/dev/null
 grep -q '"rel":	100' "$tmp/base.json" && ok "--update keeps the tolerance overrides" || bad "--update dropped the overrides"
 
 # A renamed file is judged against its old entry; a new one and a gone
@@ -192,6 +192,33 @@ head -c 300 "$tmp/skip.json" >"$tmp/broken.json"
 "$fleetsim" regress -q "$tmp/skip" --baseline "$tmp/broken.json" >"$tmp/out" 2>&1
 rc=$?
 [ $rc = 65 ] && grep -q "malformed JSON" "$tmp/out" && ok "truncated baseline: exit 65" || bad "truncated: exit $rc"
+
+# The CI examples parse as YAML, run the gate with --junit and publish it.
+if python3 -c 'import yaml' 2>/dev/null; then
+    if python3 - >"$tmp/ci.out" 2>&1 <<'EOF'
+import yaml
+gh = yaml.safe_load(open("examples/ci/github-actions.yml"))
+steps = gh["jobs"]["regress"]["steps"]
+run = " ".join(s.get("run", "") for s in steps)
+assert "fleetsim regress" in run and "--junit regress.xml" in run, run
+assert any(s.get("with", {}).get("report_paths") == "regress.xml" for s in steps)
+gl = yaml.safe_load(open("examples/ci/gitlab-ci.yml"))["regress"]
+assert any("--junit regress.xml" in l for l in gl["script"]), gl["script"]
+assert gl["artifacts"]["reports"]["junit"] == "regress.xml" and gl["artifacts"]["when"] == "always"
+EOF
+    then ok "examples/ci: both parse, run the gate with --junit and publish regress.xml"
+    else bad "examples/ci: $(cat "$tmp/ci.out")"; fi
+else
+    echo "skip  examples/ci: no PyYAML to parse them"
+fi
+
+# docs/regress.md quotes --help verbatim.
+if diff <("$fleetsim" regress --help) <(sed -n '/^\$ fleetsim regress --help$/,/^```$/p' docs/regress.md | sed '1d;$d') \
+    >"$tmp/help.diff"; then
+    ok "docs/regress.md quotes regress --help as it is"
+else
+    bad "docs/regress.md's --help block differs: $(cat "$tmp/help.diff")"
+fi
 
 echo "regress: $pass passed, $fail failed"
 [ $fail = 0 ]
