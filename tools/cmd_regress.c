@@ -56,18 +56,23 @@ static int parse_count(const char *name, const char *arg, unsigned long long lo,
     return 0;
 }
 
+enum { OPT_SEEDS = 256, OPT_FIRST, OPT_ALLOW_SKIP, OPT_JUNIT, OPT_JSON, OPT_POLICY_LIB };
+
+const struct option regress_opts[] = {
+    {"baseline", required_argument, NULL, 'b'},    {"update", no_argument, NULL, 'u'},
+    {"catalog", required_argument, NULL, 'c'},     {"quiet", no_argument, NULL, 'q'},
+    {"seeds", required_argument, NULL, OPT_SEEDS}, {"first-seed", required_argument, NULL, OPT_FIRST},
+    {"allow-skip", no_argument, NULL, OPT_ALLOW_SKIP}, {"junit", required_argument, NULL, OPT_JUNIT},
+    {"json", no_argument, NULL, OPT_JSON},         {"jobs", required_argument, NULL, 'j'},
+    {"policy", required_argument, NULL, 'p'},      {"help", no_argument, NULL, 'h'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, OPT_POLICY_LIB},
+    {NULL, 0, NULL, 0},
+};
+
 int cmd_regress(int argc, char **argv)
 {
-    enum { OPT_SEEDS = 256, OPT_FIRST, OPT_ALLOW_SKIP, OPT_JUNIT, OPT_JSON };
-    static const struct option opts[] = {
-        {"baseline", required_argument, NULL, 'b'},    {"update", no_argument, NULL, 'u'},
-        {"catalog", required_argument, NULL, 'c'},     {"quiet", no_argument, NULL, 'q'},
-        {"seeds", required_argument, NULL, OPT_SEEDS}, {"first-seed", required_argument, NULL, OPT_FIRST},
-        {"allow-skip", no_argument, NULL, OPT_ALLOW_SKIP}, {"junit", required_argument, NULL, OPT_JUNIT},
-        {"json", no_argument, NULL, OPT_JSON},         {"jobs", required_argument, NULL, 'j'},
-        {"policy", required_argument, NULL, 'p'},      {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = regress_opts;
     struct regress_opts o = {.jobs = exec_cpus()};
     unsigned long long v;
     int c, rc = 0;
@@ -94,11 +99,8 @@ int cmd_regress(int argc, char **argv)
         case OPT_JUNIT: o.junit = optarg; break;
         case OPT_JSON: o.json = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: regress: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: regress: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("regress", c, argv[optind - 1], opts);
             return usage(64);
         }
     }
