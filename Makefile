@@ -165,7 +165,8 @@ regress-false-alarm: $(FLEETSIM)
 browser-test: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/browser/run.sh
 
-# fleetsim sweep under mpirun (tests/sweep/mpi.sh): the MPI build
+# fleetsim sweep and regress under mpirun (tests/sweep/mpi.sh,
+# tests/regress/mpi.sh): the MPI build
 # (MPI=1, build-mpi/) on 2 and 4 ranks writes the bytes -j 1 writes.
 # Needs Open MPI: tools/install-deps.sh --with-mpi.
 sweep-mpi-check:
@@ -173,6 +174,7 @@ sweep-mpi-check:
 	  { echo "sweep-mpi-check: needs mpicc and mpirun (tools/install-deps.sh --with-mpi)"; exit 1; }
 	@$(MAKE) --no-print-directory MPI=1 BUILD=build-mpi build-mpi/fleetsim
 	FLEETSIM=build-mpi/fleetsim tests/sweep/mpi.sh
+	FLEETSIM=build-mpi/fleetsim tests/regress/mpi.sh
 
 # fleetsim serve behind the FGD authors' kube-scheduler simulator, side by
 # side with its own FGD plugins and fleetsim fill (tests/live/run.sh; skips,

@@ -155,14 +155,17 @@ static void progress(void *vctx, size_t i, const struct exec_out *res, size_t do
                 x->sc[i / (size_t)x->nseeds].key, (unsigned long long)x->seeds[i % (size_t)x->nseeds]);
 }
 
-/* Run every scenario on every seed.  RET: 0 or the first failing run's code. */
-static int run_all(struct rg_ctx *x, int jobs, bool quiet, struct fs_err *err)
+/* Run every scenario on every seed: here, in -j workers, or over MPI
+ * ranks (only rank 0 gets the results).  RET: 0 or the first failing
+ * run's code. */
+static int run_all(struct rg_ctx *x, const struct regress_opts *o, struct fs_err *err)
 {
     size_t n = x->n * (size_t)x->nseeds, failed;
     struct exec_out *res = xcalloc(n, sizeof *res);
-    struct exec_tasks t = {.n = n, .ctx = x, .run = run_task, .progress = quiet ? NULL : progress};
-    int rc = exec_run(&t, jobs < 1 ? 1 : jobs, res, &failed, err);
-    for (size_t s = 0; rc == 0 && s < x->n; s++) {
+    struct exec_tasks t = {.n = n, .ctx = x, .run = run_task, .progress = o->quiet ? NULL : progress};
+    int rc = o->nranks > 1 ? exec_mpi_run(&t, o->rank, res, &failed, err)
+                           : exec_run(&t, o->jobs < 1 ? 1 : o->jobs, res, &failed, err);
+    for (size_t s = 0; rc == 0 && o->rank == 0 && s < x->n; s++) {
         struct rg_scen *sc = &x->sc[s];
         sc->v = xcalloc((size_t)x->nseeds, sizeof *sc->v);
         for (int k = 0; k < x->nseeds; k++) {
@@ -237,14 +240,19 @@ int regress_run(const struct regress_opts *o, struct fs_err *err)
     int rc = o->update ? 0 : rg_base_load(o->baseline, &b, err);
     if (rc == 0)
         rc = suite_list(o->suite, &paths, &n, &root, err);
+    /* Every rank takes part in the runs, or none does. */
+    if (!exec_mpi_agree(rc == 0) && rc == 0)
+        rc = fs_fail(err, FS_EINTERNAL, "%s: another MPI rank could not read the suite or the baseline", o->suite);
     struct rg_scen *sc = xcalloc(n + 1, sizeof *sc);
     if (rc == 0) {
         pick_seeds(o, o->update ? NULL : &b, &seeds, &nseeds);
         for (size_t i = 0; i < n; i++)
             sc[i] = (struct rg_scen){.path = paths[i], .key = key_of(root, paths[i])};
         struct rg_ctx x = {.sc = sc, .n = n, .seeds = seeds, .nseeds = nseeds, .so = o->so};
-        rc = run_all(&x, o->jobs, o->quiet, err);
-        if (rc == 0 && o->update) {
+        rc = run_all(&x, o, err);
+        if (rc == 0 && o->rank > 0) {
+            /* a worker rank: rank 0 judges */
+        } else if (rc == 0 && o->update) {
             rc = update(o, &x, err);
         } else if (rc == 0) {
             struct rg_judgement j;

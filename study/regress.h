@@ -43,11 +43,14 @@ struct regress_opts {
     bool has_first_seed;        /* the seeds are first_seed, first_seed + 1, ...; */
     uint64_t first_seed;        /*   else the baseline's (update: 1, 2, ...) */
     int jobs;                   /* worker processes (run/exec.h); 0 or 1: in this process */
+    int rank, nranks;           /* MPI (exec_mpi_begin): ranks other than 0 only compute */
     struct scenario_options so; /* so.seed is ignored: the seeds above */
 };
 
 /* Run the suite and judge it (or write the baseline).  The table (or
- * JSON) goes to stdout, progress and skipped scenarios to stderr.
+ * JSON) goes to stdout, progress and skipped scenarios to stderr.  Under
+ * MPI (nranks > 1) every rank calls it; rank 0 hands out the runs and
+ * judges, the others compute and return 0.
  * RET: 0 nothing worse; 1 a metric got worse, a scenario is not in the
  * baseline, a baseline scenario is not in the suite, or a scenario was
  * skipped without allow_skip; or a negative FS_E* code with err filled

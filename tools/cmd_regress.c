@@ -8,8 +8,12 @@
 #include "../study/regress.h"
 #include "cli.h"
 
+static bool mute; /* MPI ranks other than 0 print nothing */
+
 static int usage(int code)
 {
+    if (mute)
+        return code;
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim regress SUITE --baseline FILE [--update] [--seeds N] [--first-seed S]\n"
                "                        [--allow-skip] [--junit FILE] [--json] [-j N] [--policy NAME]\n"
@@ -27,7 +31,8 @@ static int usage(int code)
                "      --junit FILE     also write the verdicts as JUnit XML (a testcase per scenario\n"
                "                       and metric)\n"
                "      --json           the verdicts as JSON on stdout instead of the table\n"
-               "  -j, --jobs N         worker processes (default: the CPUs online)\n"
+               "  -j, --jobs N         worker processes (default: the CPUs online); under mpirun\n"
+               "                       (a build with make MPI=1) the MPI ranks share the runs\n"
                "  -p, --policy NAME    run every scenario under this policy\n"
                "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE   GPU catalog when a scenario names none\n"
@@ -48,8 +53,9 @@ static int parse_count(const char *name, const char *arg, unsigned long long lo,
     errno = 0;
     unsigned long long v = strtoull(arg, &end, 10);
     if (errno || *end || arg[0] < '0' || arg[0] > '9' || v < lo || v > hi) {
-        fprintf(stderr, "fleetsim: regress: %s: \"%s\" is not a whole number from %llu to %llu\n", name, arg, lo,
-                hi);
+        if (!mute)
+            fprintf(stderr, "fleetsim: regress: %s: \"%s\" is not a whole number from %llu to %llu\n", name, arg,
+                    lo, hi);
         return 64;
     }
     *out = v;
@@ -70,10 +76,10 @@ const struct option regress_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int cmd_regress(int argc, char **argv)
+static int regress_main(int argc, char **argv, int rank, int nranks)
 {
     const struct option *opts = regress_opts;
-    struct regress_opts o = {.jobs = exec_cpus()};
+    struct regress_opts o = {.jobs = exec_cpus(), .rank = rank, .nranks = nranks, .quiet = mute};
     unsigned long long v;
     int c, rc = 0;
     opterr = 0;
@@ -84,7 +90,7 @@ int cmd_regress(int argc, char **argv)
         case 'c': o.so.catalog = optarg; break;
         case 'q': o.quiet = true; break;
         case 'p': o.so.policy = optarg; break;
-        case 'j': rc = cli_parse_jobs(optarg, "regress", false, &o.jobs); break;
+        case 'j': rc = cli_parse_jobs(optarg, "regress", mute, &o.jobs); break;
         case OPT_SEEDS:
             if ((rc = parse_count("--seeds", optarg, 1, REGRESS_MAX_SEEDS, &v)) == 0)
                 o.seeds = (int)v;
@@ -100,18 +106,21 @@ int cmd_regress(int argc, char **argv)
         case OPT_JSON: o.json = true; break;
         case 'h': return usage(0);
         default:
-            cli_bad_option("regress", c, argv[optind - 1], opts);
+            if (!mute)
+                cli_bad_option("regress", c, argv[optind - 1], opts);
             return usage(64);
         }
     }
     if (rc)
         return usage(rc);
     if (optind != argc - 1 || !o.baseline) {
-        fprintf(stderr, "fleetsim: regress: expected one SUITE and --baseline FILE\n");
+        if (!mute)
+            fprintf(stderr, "fleetsim: regress: expected one SUITE and --baseline FILE\n");
         return usage(64);
     }
     if (o.update && (o.json || o.junit)) {
-        fprintf(stderr, "fleetsim: regress: --update writes the baseline and judges nothing: no --json or --junit\n");
+        if (!mute)
+            fprintf(stderr, "fleetsim: regress: --update writes the baseline and judges nothing: no --json or --junit\n");
         return usage(64);
     }
     if (!o.so.catalog)
@@ -119,5 +128,17 @@ int cmd_regress(int argc, char **argv)
     o.suite = argv[optind];
     struct fs_err err = {0};
     rc = regress_run(&o, &err);
-    return rc < 0 ? cli_fail(&err) : rc;
+    if (rc < 0 && !mute)
+        return cli_fail(&err);
+    return rc < 0 ? fs_exit_code(rc) : rc;
+}
+
+int cmd_regress(int argc, char **argv)
+{
+    int rank, nranks;
+    exec_mpi_begin(&argc, &argv, &rank, &nranks);
+    mute = rank > 0;
+    int rc = regress_main(argc, argv, rank, nranks);
+    exec_mpi_end();
+    return rc;
 }
