@@ -190,7 +190,7 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
             doc_kv(d, sp->name, "%.5f | %.3f | %.4f | %.0f | %.2f | %d", service_attainment(&v->st),
                    v->st.served_tokens > 0 ? v->latency_tokens / v->st.served_tokens : 0,
                    v->demand_tokens > 0 && sp->slo_latency_s > 0 ? v->slo_tokens / v->demand_tokens : 1,
-                   v->down_s, s->end > 0 ? v->replica_s / fs_to_seconds(s->end) : 0, v->max_live);
+                   v->down_s, s->end > 0 ? v->replica_s / fs_to_seconds(s->end) : 0, v->max_running);
         }
         doc_table_end(d);
     }

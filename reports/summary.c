@@ -164,7 +164,7 @@ static void add_services(cJSON *root, const struct sim *s)
         add_num(o, "short_s", r->st.short_s);
         add_num(o, "downtime_s", r->down_s);
         add_num(o, "replicas_mean", s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0);
-        add_num(o, "replicas_max", r->max_live);
+        add_num(o, "replicas_max", r->max_running);
         add_num(o, "scale_ups", (double)r->st.scale_ups);
         add_num(o, "scale_downs", (double)r->st.scale_downs);
     }
@@ -373,7 +373,7 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
         fprintf(f, "  service      %s: %.2f %% of demand served, mean latency %.2f s, %.0f s down, "
                    "replicas mean %.1f max %d\n", s->sc->services[k].name, 100 * service_attainment(&r->st),
                 r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0, r->down_s,
-                s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0, r->max_live);
+                s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0, r->max_running);
     }
     fprintf(f, "  energy       %.1f MWh at the GPUs, %.1f MWh node DC, %.1f MWh wall, %.1f MWh facility (PUE %.2f)\n",
             e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, e->wall_j * sc->pue / 3.6e9, sc->pue);

@@ -46,7 +46,7 @@ static void account(struct sim *s, int k, fs_time t)
             if (r->capacity <= 0)
                 r->down_s += dt;
         }
-        r->replica_s += r->live * dt;
+        r->replica_s += r->running * dt;
         r->last = to;
     }
 }
@@ -93,6 +93,7 @@ static void stop(struct sim *s, int k, size_t i)
             s->svc_ready[i] = 0;
         }
         r->live--;
+        r->running--;
         s->ndone++; /* done while the observers hear of it, then free again */
         sim_stop(s, i);
         s->ndone--;
@@ -160,8 +161,6 @@ static void svc_tick(struct sim *s, int k)
             break;
         stop(s, k, slow);
     }
-    if (r->live > r->max_live)
-        r->max_live = r->live;
     if (s->now + sp->as.tick <= s->sc->horizon)
         evq_push(&s->q, s->now + sp->as.tick, EV_TICK, k);
 }
@@ -170,7 +169,10 @@ void svc_started(struct sim *s, size_t i)
 {
     const struct job *j = &s->jobs[i];
     int k = j->svc - 1;
+    struct svc_run *r = &s->svc[k];
     account(s, k, s->now);
+    if (++r->running > r->max_running)
+        r->max_running = r->running;
     /* Replicas deployed at the start are warm: they serve at once. */
     evq_push(&s->q, s->now == 0 ? 0 : s->now + spec_of(s, k)->as.cold_start, EV_READY, (int32_t)i);
 }
@@ -194,6 +196,7 @@ void svc_evicted(struct sim *s, size_t i)
     const struct job *j = &s->jobs[i];
     int k = j->svc - 1;
     account(s, k, s->now);
+    s->svc[k].running--;
     if (s->svc_ready[i]) {
         s->svc[k].capacity -= replica_rate(s, j);
         s->svc[k].ready--;

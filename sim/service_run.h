@@ -20,12 +20,12 @@ struct svc_run {
     fs_time last;             /* accounted up to here */
     double capacity;          /* tokens/s of the ready replicas */
     int ready, live;          /* replicas ready; submitted and not stopped */
-    int max_live;
+    int running, max_running; /* replicas holding GPUs (starting or ready): now, the most */
     double demand_tokens;     /* the same as st.demand_tokens, kept here too */
     double latency_tokens;    /* sum of latency x tokens served: / served = mean */
     double slo_tokens;        /* tokens demanded while the latency met the SLO */
     double down_s;            /* seconds with demand and no ready replica */
-    double replica_s;         /* replica-seconds submitted (starting, queued or ready) */
+    double replica_s;         /* replica-seconds holding GPUs (a queued one holds none) */
 };
 
 void svc_init(struct sim *s);     /* after the queue and jobs exist */

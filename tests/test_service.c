@@ -2,8 +2,10 @@
  * replica and never a 70B one), the roofline's bandwidth ratio and its
  * calibration point, demand curves and
  * their change times, the autoscaler's exact decision times on a step
- * demand, SLO accounting, and M/M/c latency against hand-worked values. */
+ * demand, SLO accounting, M/M/c latency against hand-worked values, and
+ * in the engine, replicas counted only while they hold GPUs. */
 #include "../models/service.h"
+#include "../sim/service_run.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -46,6 +48,47 @@ static struct service_spec spec(double params_b)
         .prompt_tokens = SERVICE_PROMPT_TOKENS, .output_tokens = SERVICE_OUTPUT_TOKENS,
         .as = {.target_util = 0.5, .min_replicas = 1, .max_replicas = 16, .up_delay = S(60),
                .down_delay = S(600), .cold_start = S(120), .tick = S(60)}};
+}
+
+/* ---- in the engine --------------------------------------------------------- */
+
+/* A service that wants 16 one-GPU replicas on a fleet of 2 GPUs: the
+ * replicas reported
+ * (max and mean) are those holding GPUs, never the 16 wanted.  The mean is
+ * checked against the replica slots' own run times, summed independently
+ * of the service's accounting. */
+static void test_replicas_held(void)
+{
+    const char *text =
+        "{\"name\": \"t\", \"seed\": 1, \"horizon_s\": 86400,"
+        " \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": 1, \"gpus_per_node\": 2}],"
+        " \"workload\": {\"trace\": \"TRACE\"}, \"scheduler\": {\"policy\": \"fifo\"},"
+        " \"services\": [{\"name\": \"chat\", \"model_params_b\": 7, \"priority\": \"standard\","
+        " \"demand\": {\"diurnal\": {\"mean_tokens_s\": 100000, \"amplitude\": 0.5}},"
+        " \"autoscaler\": {\"max_replicas\": 16}}]}";
+    const char *csv = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n"
+                      "1,0,train,a,1,0,,3600,h100-sxm\n";
+    char json[1024];
+    const char *at = strstr(text, "TRACE");
+    snprintf(json, sizeof json, "%.*s%s%s", (int)(at - text), text, tu_tmpfile(".csv", csv), at + 5);
+    struct run_result r;
+    tu_sim_run(&r, tu_tmpfile(".json", json), NULL);
+    const struct svc_run *v = &r.s->svc[0];
+    const struct job *slot = &r.s->jobs[r.sc->nbatch];
+    CU_ASSERT_EQUAL_FATAL(slot->gpus, 1);
+    CU_ASSERT_EQUAL(v->live, 16);          /* the autoscaler wants all 16 */
+    CU_ASSERT_EQUAL(v->max_running, 2);    /* the fleet holds 2 */
+    double held_s = 0;
+    for (int i = 0; i < 16; i++) {
+        const struct job *j = &slot[i];
+        held_s += fs_to_seconds(j->ran + (j->state == JOB_RUNNING ? r.s->end - j->seg : 0));
+    }
+    CU_ASSERT(rel_close(v->replica_s, held_s, 1e-9));
+    /* Both GPUs for the whole day: the replicas, deployed at time 0, come
+     * before the batch job, which never starts. */
+    CU_ASSERT_EQUAL(r.s->jobs[0].state, JOB_QUEUED);
+    CU_ASSERT(rel_close(v->replica_s, 2 * 86400.0, 1e-9));
+    run_result_free(&r);
 }
 
 /* ---- capacity ------------------------------------------------------------ */
@@ -398,8 +441,12 @@ int main(void)
         {"M/M/c by hand", test_mmc},
         {"service response time", test_response},
         CU_TEST_INFO_NULL};
+    CU_TestInfo engine[] = {
+        {"replicas reported are those holding GPUs", test_replicas_held},
+        CU_TEST_INFO_NULL};
     CU_SuiteInfo suites[] = {
         {"capacity", setup, teardown, NULL, NULL, capacity},
+        {"engine", NULL, NULL, NULL, NULL, engine},
         {"demand", NULL, NULL, NULL, NULL, demand},
         {"autoscaler", NULL, NULL, NULL, NULL, scaler},
         {"slo", NULL, NULL, NULL, NULL, slo},
