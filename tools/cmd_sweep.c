@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/csv.h"
 #include "../base/version.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
@@ -74,22 +75,6 @@ static const struct chart {
 };
 enum { NCHARTS = FS_ARRAY_LEN(charts), CHART_LABELS_MAX = 40 };
 
-/* s as one CSV cell: quoted when it holds a comma, a quote or a line end. */
-static void csv_cell(FILE *f, const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* A parameter value as text: a string as is, anything else as JSON. */
 static char *value_text(const cJSON *v)
 {
@@ -109,7 +94,7 @@ static void write_csv(FILE *f, const struct sweep *sw)
     fputs("point", f);
     for (int k = 0; k < sw->nparams; k++) {
         fputc(',', f);
-        csv_cell(f, sw->params[k].path);
+        csv_put(f, sw->params[k].path);
     }
     fputs(",seed", f);
     for (int m = 0; m < metric_count; m++)
@@ -122,7 +107,7 @@ static void write_csv(FILE *f, const struct sweep *sw)
         for (int k = 0; k < sw->nparams; k++) {
             char *t = value_text(cJSON_GetArrayItem(sw->params[k].values, vi[k]));
             fputc(',', f);
-            csv_cell(f, t);
+            csv_put(f, t);
             free(t);
         }
         fprintf(f, ",%llu", (unsigned long long)sw->rows[i].seed);
