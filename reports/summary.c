@@ -328,8 +328,9 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         csv_time(f, j->start >= 0 ? j->start - j->submit : -1);
         csv_time(f, j->end >= 0 ? job_ran(j, j->end) : -1); /* all segments */
         csv_time(f, j->end >= 0 ? j->end - j->submit : -1);
-        fprintf(f, ",%s,%s,%s,%.6g\n", state_names[j->state], j->model ? s->sc->wl.models[j->model - 1] : "",
-                j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "",
+        fprintf(f, ",%s,", state_names[j->state]);
+        csv_put(f, j->model ? s->sc->wl.models[j->model - 1] : "");
+        fprintf(f, ",%s,%.6g\n", j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "",
                 j->gpu_mem_gb);
     }
 }
