@@ -292,6 +292,20 @@ static double split(const struct roadmap *r, int m, const uint16_t *o, const uin
         e[t] = (uint16_t)(n[t] - o[t]);
         combos *= (size_t)e[t] + 1;
     }
+    if (r->power_kw[m] <= 0 && r->racks[m] <= 0) { /* no limit on site: each type its cheaper way */
+        double cost = 0;
+        for (int t = 0; t < T; t++) {
+            bool lok = !cloud_only && r->allow[RM_LEASED] && r->node_usd[RM_LEASED][t] >= 0;
+            bool cok = r->allow[RM_CLOUD] && r->node_usd[RM_CLOUD][t] >= 0;
+            if (e[t] && !lok && !cok)
+                return -1;
+            bool lease_it = lok && (!cok || r->node_usd[RM_LEASED][t] < r->node_usd[RM_CLOUD][t]);
+            lease[t] = lease_it ? e[t] : 0;
+            cloud[t] = lease_it ? 0 : e[t];
+            cost += e[t] * (lease_it ? r->node_usd[RM_LEASED][t] : fmax(r->node_usd[RM_CLOUD][t], 0));
+        }
+        return cost;
+    }
     double best = -1;
     for (size_t c = 0; c < combos; c++) {
         size_t rest = c;
