@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/rng.h"
+#include "../base/signals.h"
 
 static void invalid(const char *what)
 {
@@ -77,7 +78,9 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
     double mean_gap = 3600.0 / spec->arrivals_per_hour;
     double zeta = log(spec->duration_median_s);
     fs_time t = 0; /* exact: each gap is rounded once, then added */
-    for (int64_t i = 1; i <= spec->jobs; i++) {
+    /* A signal cuts the list short: the run that follows stops before its
+     * first event, and nothing is written. */
+    for (int64_t i = 1; i <= spec->jobs && !fs_poll((uint64_t)i); i++) {
         /* Saturating at the end of time rather than overflowing: a spec
          * whose arrivals get there is absurd, and the scenario loader
          * refuses any whose mean span exceeds 100 years. */

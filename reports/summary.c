@@ -10,6 +10,7 @@
 #include "../sim/elastic.h"
 #include "../sim/faults_run.h"
 #include "../sim/service_run.h"
+#include "../base/signals.h"
 #include "../base/version.h"
 #include "metric.h"
 
@@ -310,7 +311,7 @@ void summary_write_jobs(FILE *f, const struct sim *s)
     const struct gpu_catalog *cat = s->sc->cat;
     fprintf(f, "id,kind,team,gpus,gpu_type,nodes,first_node,submit_s,start_s,end_s,"
                "wait_s,run_s,jct_s,state\n");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !fs_poll(i); i++) { /* a signal: the caller keeps nothing */
         const struct job *j = &s->jobs[i];
         fprintf(f, "%lld,%s,%s,%d,", (long long)j->id, job_kind_name(j->kind),
                 s->sc->wl.teams[j->team], j->gpus);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/version.h"
+#include "../base/signals.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "plan.h"
@@ -431,7 +432,9 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     if (fleet)
         fprintf(out[F_FLEET].f, "%s\n", fleet);
     if (csv && (rc = write_workload(out[F_WORKLOAD].f, p)))
-        rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv", dir);
+        rc = rc == FS_EINTERRUPTED ? fs_fail_interrupted(err)
+                                   : out_budget_error(fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv",
+                                                              dir), err);
     for (int k = 0; rc == 0 && k < F_COUNT; k++)
         if (k != F_MD && out[k].f)
             rc = out_close(&out[k], err);

@@ -23,6 +23,7 @@ static int usage(int code)
                "again on an elastic and a spot cloud (the same scenario, instances held only\n"
                "while jobs need them): three runs per scenario.\n\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -P, --policies LIST   comma-separated policies, or all:");
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
@@ -47,7 +48,7 @@ int cmd_compare(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         {"jobs", required_argument, NULL, 'j'},   {"pdf", no_argument, NULL, 'F'},
-        {NULL, 0, NULL, 0},
+        CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
@@ -57,6 +58,10 @@ int cmd_compare(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("compare", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("compare", optarg, &dir))
                 return 64;

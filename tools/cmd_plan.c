@@ -50,6 +50,7 @@ static int usage(int code)
                "                        visit next; the outputs are the same bytes for any N\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
                "Exit: 0 a fleet was found, 1 no candidate meets the SLOs (plan.json is written\n"
@@ -264,7 +265,7 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         {"seeds", required_argument, NULL, 's'},  {"brute-force", no_argument, NULL, 'B'},
         {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, 'j'},   CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
     };
     char *slos = NULL, *billing = NULL, *seeds = NULL;
     double v;
@@ -284,6 +285,10 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         case 's': seeds = optarg; break;
         case 'B': p->brute = true; break;
         case 'c': p->catalog_opt = optarg; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("plan", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("plan", optarg, dir))
                 return 64;
@@ -347,7 +352,6 @@ int cmd_plan(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct fs_err err = {0};
-    fs_signals_install();
     rc = load_base(&p, types, &err);
     if (rc == 0)
         rc = plan_setup(&p, &err);

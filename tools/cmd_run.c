@@ -22,6 +22,7 @@ static int usage(int code)
                "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
                "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -s, --seed N        override the scenario's seed\n"
                "  -p, --policy NAME   override the scenario's policy:");
     for (size_t i = 0; sched_policies[i]; i++)
@@ -82,14 +83,11 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
 
     struct run_spec spec = {.sc = sc, .timeseries = out[OUT_TIMESERIES].f, .timeline = out[OUT_TIMELINE].f,
                             .check = check, .progress = progress ? progress_bar : NULL};
-    if ((rc = run_scenario(&spec, &r, err)))
-        goto done;
+    rc = run_scenario(&spec, &r, err);
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    if (r.interrupted) {
-        rc = RUN_INTERRUPTED;
+    if (rc)
         goto done;
-    }
     if (r.ck.violations) {
         rc = fs_fail(err, FS_EINTERNAL, "%s: --check: %llu invariant violations; the first %s", sc->path,
                      (unsigned long long)r.ck.violations, r.ck.first);
@@ -135,7 +133,7 @@ int cmd_run(int argc, char **argv)
         {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
         {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
         {"check", no_argument, NULL, 'C'},        {"pdf", no_argument, NULL, 'F'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
     };
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
@@ -144,6 +142,10 @@ int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("run", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("run", optarg, &dir))
                 return 64;
@@ -176,9 +178,6 @@ int cmd_run(int argc, char **argv)
     if (quiet)
         progress = false;
 
-    /* Without the handlers a signal still stops the run, but leaves the
-     * hidden temporary files behind. */
-    fs_signals_install();
     struct fs_err err = {0};
     struct scenario *sc = NULL;
     char fallback[512];
@@ -199,6 +198,8 @@ int cmd_run(int argc, char **argv)
         rc = simulate(sc, dir, progress, quiet, check, &err);
         if (rc && fs_interrupted()) /* also an error the signal caused */
             rc = RUN_INTERRUPTED;
+        else if (rc)
+            rc = out_budget_error(rc, &err);
         if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
             fprintf(stderr, "  wrote        %s/report.pdf\n", dir);
     }

@@ -52,6 +52,7 @@ static int usage(int code)
                "MPI ranks (an MPI build, `make MPI=1`, under mpirun: rank 0 hands out points).\n\n"
                "  -j, --jobs N        run N points at a time in worker processes (default: the CPUs)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog for a scenario that names none\n"
                "  -q, --quiet         print nothing but errors\n"
                "  -h, --help          this help\n\n"
@@ -255,7 +256,7 @@ static int parse_args(int argc, char **argv, struct args *a)
     static const struct option opts[] = {
         {"jobs", required_argument, NULL, 'j'},   {"output", required_argument, NULL, 'o'},
         {"catalog", required_argument, NULL, 'c'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},          CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
     };
     int c;
     *a = (struct args){.jobs = exec_cpus()};
@@ -264,6 +265,10 @@ static int parse_args(int argc, char **argv, struct args *a)
         switch (c) {
         case 'j':
             if (cli_parse_jobs(optarg, "sweep", mute, &a->jobs))
+                return 64;
+            break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("sweep", optarg))
                 return 64;
             break;
         case 'o':
