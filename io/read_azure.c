@@ -69,18 +69,15 @@ static int parse_row(const struct rd_row *r, char **f, int64_t bin_ns, int64_t *
 static int read_rows(struct rd_lines *in, int64_t bin_ns, struct bins *b, struct demand_curve *d,
                      struct fs_err *err)
 {
-    char *s, *f[NCOLS];
+    char *f[NCOLS];
     int64_t first = -1;
-    int rc = rd_header(in, header, err);
+    int nf, rc = rd_header(in, header, err);
     if (rc < 0)
         return rc;
-    while ((rc = rd_next(in, &s, err)) > 0) {
-        struct rd_row r = {in->path, in->lineno, err};
-        if (rd_blank(s))
-            continue;
+    while ((rc = rd_csv_next(in, f, NCOLS, &nf, err)) > 0) {
+        struct rd_row r = {in->path, in->record, err};
         if ((rc = rd_count_row(in, err)) < 0)
             break;
-        int nf = rd_split(s, ',', f, NCOLS);
         if (nf != NCOLS)
             return fs_fail(err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d", in->path,
                            r.line, NCOLS, header, nf);

@@ -182,8 +182,8 @@ static int parse_pod(const struct rd_row *r, char **f, int ncols, int64_t row,
 static int read_header(struct rd_lines *in, const char *want1, const char *want2,
                        int *which, struct fs_err *err)
 {
-    char *s;
-    int rc = rd_next(in, &s, err);
+    char s[1024];
+    int rc = rd_csv_header(in, s, sizeof s, err);
     if (rc < 0)
         return rc;
     if (rc == 0)
@@ -205,14 +205,12 @@ static int read_pods(struct rd_lines *in, const struct reader_options *opt,
         return rc;
     int ncols = which == 1 ? P_NCOLS : P_NCOLS_SHORT;
     size_t cap = 0;
-    char *s, *f[P_NCOLS];
-    while ((rc = rd_next(in, &s, err)) > 0) {
-        struct rd_row r = {in->path, in->lineno, err};
-        if (rd_blank(s))
-            continue;
+    char *f[P_NCOLS];
+    int nf;
+    while ((rc = rd_csv_next(in, f, P_NCOLS, &nf, err)) > 0) {
+        struct rd_row r = {in->path, in->record, err};
         if ((rc = rd_count_row(in, err)) < 0)
             return rc;
-        int nf = rd_split(s, ',', f, P_NCOLS);
         if (nf != ncols)
             return fs_fail(err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d", in->path,
                            r.line, ncols, ncols == P_NCOLS ? hdr_full : hdr_short, nf);
@@ -268,18 +266,15 @@ static int read_nodes(struct rd_lines *in, const struct gpu_catalog *cat,
 {
     size_t cap = 0;
     long long nodes = 0;
-    char *s, *f[N_NCOLS];
-    int which, rc = read_header(in, hdr_nodes, NULL, &which, err);
-    while (rc == 0 && (rc = rd_next(in, &s, err)) > 0) {
-        struct rd_row r = {in->path, in->lineno, err};
+    char *f[N_NCOLS];
+    int nf, which, rc = read_header(in, hdr_nodes, NULL, &which, err);
+    while (rc == 0 && (rc = rd_csv_next(in, f, N_NCOLS, &nf, err)) > 0) {
+        struct rd_row r = {in->path, in->record, err};
         struct fleet_group g;
         int skip = 0;
         rc = 0;
-        if (rd_blank(s))
-            continue;
         if ((rc = rd_count_row(in, err)) < 0)
             break;
-        int nf = rd_split(s, ',', f, N_NCOLS);
         if (nf != N_NCOLS)
             return fs_fail(err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d", in->path,
                            r.line, N_NCOLS, hdr_nodes, nf);

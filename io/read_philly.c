@@ -71,19 +71,16 @@ static int read_each(struct rd_lines *in, const struct reader_options *opt, int 
                      struct workload *tmp, long long **lines, struct reader_stats *st,
                      struct fs_err *err)
 {
-    char *s, *f[NCOLS];
+    char *f[NCOLS];
     size_t cap = 0;
-    int rc = rd_header(in, header, err);
+    int nf, rc = rd_header(in, header, err);
     if (rc < 0)
         return rc;
-    while ((rc = rd_next(in, &s, err)) > 0) {
-        struct rd_row r = {in->path, in->lineno, err};
+    while ((rc = rd_csv_next(in, f, NCOLS, &nf, err)) > 0) {
+        struct rd_row r = {in->path, in->record, err};
         struct job j = {0};
-        if (rd_blank(s))
-            continue;
         if ((rc = rd_count_row(in, err)) < 0)
             break;
-        int nf = rd_split(s, ',', f, NCOLS);
         if (nf != NCOLS)
             return fs_fail(err, FS_EDATA, "%s:%lld: expected %d columns (%s), found %d", in->path,
                            r.line, NCOLS, header, nf);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/csv.h"
+
 /* ---- registry ----------------------------------------------------------- */
 
 static int native_read(const char *path, const struct reader_options *opt,
@@ -102,8 +104,11 @@ void rd_close(struct rd_lines *in)
     if (in->f)
         fclose(in->f);
     free(in->buf);
+    free(in->rec);
     in->f = NULL;
     in->buf = NULL;
+    in->rec = NULL;
+    in->rec_cap = 0;
 }
 
 /* Fill the buffer until it holds a '\n' after pos.  RET: the '\n' (for a
@@ -171,17 +176,78 @@ int rd_next(struct rd_lines *in, char **s, struct fs_err *err)
     return 1;
 }
 
-int rd_header(struct rd_lines *in, const char *header, struct fs_err *err)
+/* Append line to the record buffer, after a line end when it holds text
+ * already.  RET: 0, or FS_EDATA past RD_LINE_LIMIT bytes. */
+static int rec_append(struct rd_lines *in, size_t *len, const char *line, struct fs_err *err)
+{
+    size_t n = strlen(line), sep = *len ? 1 : 0;
+    if (*len + sep + n > RD_LINE_LIMIT)
+        return fs_fail(err, FS_EDATA, "%s:%lld: a record longer than %d bytes (an unclosed "
+                       "quote?)", in->path, in->record, RD_LINE_LIMIT);
+    xgrow(&in->rec, &in->rec_cap, *len + sep + n + 1, 1);
+    if (sep)
+        in->rec[(*len)++] = '\n';
+    memcpy(in->rec + *len, line, n + 1);
+    *len += n;
+    return 0;
+}
+
+int rd_csv_next(struct rd_lines *in, char **f, int max, int *nf, struct fs_err *err)
 {
     char *s;
-    int rc = rd_next(in, &s, err);
+    int rc;
+    do {
+        if ((rc = rd_next(in, &s, err)) <= 0)
+            return rc;
+    } while ((in->comment && s[0] == in->comment) || rd_blank(s));
+    in->record = in->lineno;
+    if (csv_open_quote(s)) {
+        size_t len = 0;
+        if ((rc = rec_append(in, &len, s, err)) < 0)
+            return rc;
+        while (csv_open_quote(in->rec)) {
+            if ((rc = rd_next(in, &s, err)) < 0)
+                return rc;
+            if (rc == 0)
+                return fs_fail(err, FS_EDATA, "%s:%lld: %s by the end of the file", in->path,
+                               in->record, csv_error_text(CSV_OPEN_QUOTE));
+            if ((rc = rec_append(in, &len, s, err)) < 0)
+                return rc;
+        }
+        s = in->rec;
+    }
+    int bad;
+    enum csv_error e = csv_split(s, f, max, nf, &bad);
+    if (e)
+        return fs_fail(err, FS_EDATA, "%s:%lld: field %d: %s", in->path, in->record, bad,
+                       csv_error_text(e));
+    return 1;
+}
+
+int rd_csv_header(struct rd_lines *in, char *buf, size_t size, struct fs_err *err)
+{
+    enum { MAX_COLS = 64 };
+    char *f[MAX_COLS];
+    int nf, rc = rd_csv_next(in, f, MAX_COLS, &nf, err);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; rc == 1 && i < nf && i < MAX_COLS && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "", f[i]);
+    return rc;
+}
+
+int rd_header(struct rd_lines *in, const char *header, struct fs_err *err)
+{
+    char got[1024];
+    int rc = rd_csv_header(in, got, sizeof got, err);
     if (rc == 0)
         return fs_fail(err, FS_EDATA, "%s:1: empty file; expected the header \"%s\"", in->path,
                        header);
     if (rc < 0)
         return rc;
-    if (strcmp(s, header) != 0)
-        return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\"", in->path, header);
+    if (strcmp(got, header) != 0)
+        return fs_fail(err, FS_EDATA, "%s:%lld: bad header; expected \"%s\"", in->path,
+                       in->record, header);
     return 0;
 }
 
@@ -351,8 +417,8 @@ int rd_team(const struct rd_row *r, const char *col, const char *name, struct wo
         return rd_fail(r, col, "team name \"%s\" is longer than %d characters",
                        rd_show(name, show), WORKLOAD_TEAM_MAX - 1);
     for (const char *p = name; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == ',' || *p == 0x7f)
-            return rd_fail(r, col, "team name \"%s\" holds a comma or a control character",
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return rd_fail(r, col, "team name \"%s\" holds a control character",
                            rd_show(name, show));
     int t = workload_team(w, name);
     if (t < 0)

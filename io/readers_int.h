@@ -32,6 +32,13 @@ struct rd_lines {
     int eof;
     long long lineno;   /* of the line last returned */
     long long rows;     /* data rows counted with rd_count_row */
+    /* CSV (rd_csv_next): lines starting with comment are skipped (0: none);
+     * record is the line a record began on; rec holds a record that spans
+     * lines (a quoted field with line ends). */
+    char comment;
+    long long record;
+    char *rec;
+    size_t rec_cap;
 };
 
 /* Open path.  RET: 0, or FS_ENOINPUT "PATH: cannot open: ...". */
@@ -44,9 +51,25 @@ void rd_close(struct rd_lines *in); /* a zeroed or closed reader is fine */
  * bytes or with a NUL byte (binary data), FS_ENOINPUT on a read error. */
 int rd_next(struct rd_lines *in, char **s, struct fs_err *err);
 
-/* Read line 1, which must be header exactly.  RET: 0, or FS_EDATA naming
- * the file (empty, or a different header), or rd_next's error. */
+/* OUT f[0..max), *nf: the fields of the next CSV record (RFC 4180, the one
+ * tokenizer of every CSV reader: base/csv.h), unquoted in place (valid
+ * until the next call); blank lines and comment lines are skipped.  A
+ * quoted field may hold commas, doubled quotes and line ends (a CR LF
+ * inside one reads as LF); the record then spans lines, at most
+ * RD_LINE_LIMIT bytes in all.  in->record is its first line.
+ * RET: 1; 0 at the end of the file; FS_EDATA "FILE:LINE: field N: ..." for
+ * a malformed record, or rd_next's error. */
+int rd_csv_next(struct rd_lines *in, char **f, int max, int *nf, struct fs_err *err);
+
+/* Read the first CSV record, whose fields must be header's (a comma-
+ * separated list) exactly; a header field may be quoted.  RET: 0, or
+ * FS_EDATA naming the file (empty, or a different header), or
+ * rd_csv_next's error. */
 int rd_header(struct rd_lines *in, const char *header, struct fs_err *err);
+
+/* The first CSV record's fields joined by commas, into buf (cut to size).
+ * RET: 1; 0 for an empty file; rd_csv_next's error. */
+int rd_csv_header(struct rd_lines *in, char *buf, size_t size, struct fs_err *err);
 
 /* Count one more data row.  RET: 0, or FS_EDATA past RD_MAX_ROWS. */
 int rd_count_row(struct rd_lines *in, struct fs_err *err);

@@ -68,16 +68,15 @@ static void compute_runs(struct service_demand *d)
 
 /* One data row of a trace: its time, checked against the bins so far, and
  * its output tokens appended to d->rate (converted to rates later). */
-static int trace_row(struct rd_lines *in, char *s, struct service_demand *d, size_t *cap,
+static int trace_row(struct rd_lines *in, char **f, int nf, struct service_demand *d, size_t *cap,
                      struct fs_err *err)
 {
-    struct rd_row r = {in->path, in->lineno, err};
-    char *f[3];
+    struct rd_row r = {in->path, in->record, err};
     double t, prompt, output;
-    int rc, nf = rd_split(s, ',', f, 3);
+    int rc;
     if (nf != 3)
         return fs_fail(err, FS_EDATA, "%s:%lld: %d fields; expected 3 (%s)", in->path,
-                       in->lineno, nf, SVC_TRACE_HEADER);
+                       in->record, nf, SVC_TRACE_HEADER);
     if ((rc = rd_num(&r, "time_s", f[0], 0, SVC_SPAN_S, &t)) ||
         (rc = rd_num(&r, "prompt_tokens", f[1], 0, SVC_TOKENS_MAX, &prompt)) ||
         (rc = rd_num(&r, "output_tokens", f[2], 0, SVC_TOKENS_MAX, &output)))
@@ -104,19 +103,14 @@ static int trace_row(struct rd_lines *in, char *s, struct service_demand *d, siz
 static int trace_read(struct service_demand *d, const char *where, struct fs_err *err)
 {
     struct rd_lines in;
-    char *s;
+    char *f[3];
     size_t cap = 0;
-    int rc = rd_open(&in, d->trace, err);
+    int nf, rc = rd_open(&in, d->trace, err);
     if (rc == 0)
         rc = rd_header(&in, SVC_TRACE_HEADER, err);
-    while (rc == 0 && (rc = rd_next(&in, &s, err)) > 0) {
-        if (rd_blank(s)) {
-            rc = 0;
-            continue;
-        }
+    while (rc == 0 && (rc = rd_csv_next(&in, f, 3, &nf, err)) > 0)
         if ((rc = rd_count_row(&in, err)) == 0)
-            rc = trace_row(&in, s, d, &cap, err);
-    }
+            rc = trace_row(&in, f, nf, d, &cap, err);
     rd_close(&in);
     if (rc < 0)
         return rc;

@@ -290,6 +290,9 @@ static int parse_team(const struct row *r, const char *s, struct workload *w, in
     if (len >= WORKLOAD_TEAM_MAX)
         return row_fail(r, COL_TEAM, "team name \"%.40s...\" is longer than %d characters",
                         s, WORKLOAD_TEAM_MAX - 1);
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return row_fail(r, COL_TEAM, "team name holds a control character");
     if ((*out = workload_team(w, s)) < 0)
         return row_fail(r, COL_TEAM, "more than %d teams", WORKLOAD_MAX_TEAMS);
     return 0;
@@ -340,17 +343,11 @@ static int parse_share(const struct row *r, char **f, struct job *j)
     return 0;
 }
 
-/* Parse one data line (split in place) into j. */
-static int parse_row(const struct row *r, char *line, struct workload *w, struct job *j)
+/* Parse one record's fields (by_pos[0..nf), in file order) into j. */
+static int parse_row(const struct row *r, char **by_pos, int nf, struct workload *w, struct job *j)
 {
-    char *by_pos[NCOLS], *f[NCOLS], empty[] = "";
-    int nf = 0, rc = 0, kind = 0, team = 0, ref = 0;
-    for (char *p = line, *comma; p; p = comma ? comma + 1 : NULL, nf++) {
-        if ((comma = strchr(p, ',')))
-            *comma = '\0';
-        if (nf < NCOLS)
-            by_pos[nf] = p;
-    }
+    char *f[NCOLS], empty[] = "";
+    int rc = 0, kind = 0, team = 0, ref = 0;
     if (nf != r->ncols)
         return fs_fail(r->err, FS_EDATA, "%s:%lld: expected %d columns as in the header, found %d",
                        r->path, r->line, r->ncols, nf);
@@ -459,8 +456,8 @@ static int map_columns(struct row *r, const char *tail)
 /* Check the header and map its columns into r. */
 static int read_header(struct rd_lines *in, const char *path, struct row *r, struct fs_err *err)
 {
-    char *s;
-    int rc = rd_next(in, &s, err);
+    char s[1024];
+    int rc = rd_csv_header(in, s, sizeof s, err);
     if (rc == 0)
         return fs_fail(err, FS_EDATA, "%s: empty file; expected the header \"%s\"", path,
                        workload_native_header);
@@ -481,18 +478,17 @@ static int read_rows(struct rd_lines *in, const struct row *proto, struct worklo
     size_t lines_cap = 0;
     struct row r = *proto;
     size_t n0 = w->n;
-    char *s;
-    int rc;
-    while ((rc = rd_next(in, &s, r.err)) != 0) {
+    char *f[NCOLS];
+    int nf, rc;
+    in->comment = '#';
+    while ((rc = rd_csv_next(in, f, NCOLS, &nf, r.err)) != 0) {
         if (rc < 0)
             return rc;
-        r.line = in->lineno;
-        if (s[0] == '#' || rd_blank(s))
-            continue;
+        r.line = in->record;
         if ((rc = rd_count_row(in, r.err)) < 0)
             return rc;
         struct job j;
-        if ((rc = parse_row(&r, s, w, &j)) < 0)
+        if ((rc = parse_row(&r, f, nf, w, &j)) < 0)
             return rc;
         xgrow(lines, &lines_cap, w->n - n0 + 1, sizeof **lines);
         (*lines)[w->n - n0] = r.line;

@@ -8,7 +8,7 @@
  * id         integer job id, unique in the file
  * submit_s   submit time, seconds since the scenario start (>= 0)
  * kind       train | finetune | infer | batch
- * team       team name (1-31 characters, no comma)
+ * team       team name (1-31 characters, no control characters)
  * gpus       GPUs requested (integer >= 1)
  * gpu_mem_gb memory needed per GPU, GB (>= 0; 0 = any)
  * allowed_types  catalog type names separated by '|'; empty = any
@@ -16,8 +16,11 @@
  *            needs on GPUs of ref_type
  * ref_type   catalog type the work is stated on
  *
- * Rows need not be sorted; the workload is sorted by (submit, id) after
- * loading.  Empty lines and lines starting with '#' are skipped.
+ * The file is RFC 4180 CSV (quoted fields may hold commas, quotes and line
+ * ends; io/readers_int.h rd_csv_next); the writer quotes only the fields
+ * that need it.  Rows need not be sorted; the workload is sorted by
+ * (submit, id) after loading.  Empty lines and lines starting with '#' are
+ * skipped.
  *
  * The caller owns a workload and frees it with workload_free.
  */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/signals.h"
+#include "../base/csv.h"
 #include "readers_int.h"
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as exactly v. */
@@ -52,12 +53,15 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
         fmt_types(types, sizeof types, j->allowed, cat);
         /* Submit from the integer microseconds, so it reads back exactly. */
         fs_time t = j->submit < 0 ? -j->submit : j->submit;
-        bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,%s,%" PRId32
-                         ",%s,%s,%s,%s",
-                      j->id, j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC),
-                      (int64_t)(t % FS_USEC), job_kind_name((enum job_kind)j->kind),
-                      w->teams[j->team], j->gpus, mem, types, j->work > 0 ? work : "",
-                      cat->types[j->ref_type].name) < 0;
+        /* Team and type names are the only text: quoted where they must be. */
+        bad = fprintf(f, "%" PRId64 ",%s%" PRId64 ".%06" PRId64 ",%s,", j->id,
+                      j->submit < 0 ? "-" : "", (int64_t)(t / FS_USEC), (int64_t)(t % FS_USEC),
+                      job_kind_name((enum job_kind)j->kind)) < 0;
+        bad |= csv_put(f, w->teams[j->team]) == EOF;
+        bad |= fprintf(f, ",%" PRId32 ",%s,", j->gpus, mem) < 0;
+        bad |= csv_put(f, types) == EOF;
+        bad |= fprintf(f, ",%s,", j->work > 0 ? work : "") < 0;
+        bad |= csv_put(f, cat->types[j->ref_type].name) == EOF;
         if (spec && j->params_b > 0)
             bad |= fprintf(f, ",%s,%s,%s", params, j->tokens > 0 ? tokens : "",
                            job_method_name((enum job_method)j->method)) < 0;

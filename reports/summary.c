@@ -11,6 +11,7 @@
 #include "../sim/faults_run.h"
 #include "../sim/service_run.h"
 #include "../base/signals.h"
+#include "../base/csv.h"
 #include "../base/version.h"
 #include "metric.h"
 
@@ -313,11 +314,13 @@ void summary_write_jobs(FILE *f, const struct sim *s)
                "wait_s,run_s,jct_s,state\n");
     for (size_t i = 0; i < n && !fs_poll(i); i++) { /* a signal: the caller keeps nothing */
         const struct job *j = &s->jobs[i];
-        fprintf(f, "%lld,%s,%s,%d,", (long long)j->id, job_kind_name(j->kind),
-                s->sc->wl.teams[j->team], j->gpus);
-        if (j->type >= 0)
-            fprintf(f, "%s,%d,%d", cat->types[j->type].name, j->nnodes, j->node);
-        else
+        fprintf(f, "%lld,%s,", (long long)j->id, job_kind_name(j->kind));
+        csv_put(f, s->sc->wl.teams[j->team]);
+        fprintf(f, ",%d,", j->gpus);
+        if (j->type >= 0) {
+            csv_put(f, cat->types[j->type].name);
+            fprintf(f, ",%d,%d", j->nnodes, j->node);
+        } else
             fputs(",,", f);
         csv_time(f, j->submit);
         csv_time(f, j->start);
