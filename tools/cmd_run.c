@@ -60,13 +60,10 @@ enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_TIMELINE, OUT_COUNT };
 static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv",
                                                  "timeline.json"};
 
-/* simulate's result when a SIGINT or SIGTERM stopped it. */
-enum { RUN_INTERRUPTED = 1 };
-
 /* Simulate and write every output into the set's private folder, then
  * swap it in for dir (reports/output.h); on any error, or a signal caught
- * before the swap, dir keeps what it held.  RET: 0, an FS_E* code or
- * RUN_INTERRUPTED. */
+ * before the swap (out_set_commit refuses), dir keeps what it held.
+ * RET: 0 or an FS_E* code. */
 static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet, bool check,
                     struct fs_err *err)
 {
@@ -105,10 +102,6 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
             goto done;
     if ((rc = report_write(&rep, r.s, r.m, &r.st, out[OUT_TIMESERIES].tmp, err)))
         goto done;
-    if (fs_interrupted()) { /* the last moment to keep nothing */
-        rc = RUN_INTERRUPTED;
-        goto done;
-    }
     if ((rc = out_set_commit(&set, err)))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -204,11 +197,7 @@ int cmd_run(int argc, char **argv)
                     *p = '_';
             dir = fallback;
         }
-        rc = simulate(sc, dir, progress, quiet, check, &err);
-        if (rc && fs_interrupted()) /* also an error the signal caused */
-            rc = RUN_INTERRUPTED;
-        else if (rc)
-            rc = out_budget_error(rc, &err);
+        rc = out_budget_error(simulate(sc, dir, progress, quiet, check, &err), &err);
         if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
             fprintf(stderr, "  wrote        %s/report.pdf\n", dir);
         if (rc == 0 && json) {
@@ -217,9 +206,9 @@ int cmd_run(int argc, char **argv)
         }
     }
     scenario_free(sc);
-    if (rc == RUN_INTERRUPTED) {
+    if (rc && fs_interrupted()) { /* also an error the signal caused */
         fprintf(stderr, "fleetsim: interrupted by %s; no results written to %s\n",
-                fs_signal_name(fs_interrupted()), dir);
+                fs_signal_name(fs_interrupted()), dir ? dir : "out/");
         return 128 + fs_interrupted();
     }
     return rc ? cli_fail(&err) : 0;
