@@ -297,10 +297,10 @@ int summary_write_json(FILE *f, const struct run_result *r)
 
 static void csv_time(FILE *f, fs_time t)
 {
+    char buf[FS_SECONDS_LEN];
+    fputc(',', f);
     if (t >= 0)
-        fprintf(f, ",%.6f", fs_to_seconds(t));
-    else
-        fputc(',', f);
+        fwrite(buf, 1, (size_t)fs_seconds_str(buf, t), f);
 }
 
 static const char *const state_names[] = {"not_submitted", "queued", "running", "completed"};
