@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/version.h"
+#include "../base/signals.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "plan.h"
@@ -201,15 +202,20 @@ static void make_absolute(const struct plan *p, cJSON *obj, const char *key)
     free(abs);
 }
 
+/* root[key] = item, replacing a value there or adding the key. */
+static void put(cJSON *root, const char *key, cJSON *item)
+{
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, key, item))
+        cJSON_AddItemToObject(root, key, item);
+}
+
 char *plan_scenario_file(const struct plan *p, const uint16_t *n, int b, const char *name, const char *description,
                          const char *csv)
 {
     cJSON *root = plan_tree(p, n, b);
-    cJSON_ReplaceItemInObjectCaseSensitive(root, "name", cJSON_CreateString(name));
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "description", cJSON_CreateString(description)))
-        cJSON_AddStringToObject(root, "description", description);
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "seed", cJSON_CreateNumber((double)p->seeds[0])))
-        cJSON_AddNumberToObject(root, "seed", (double)p->seeds[0]);
+    put(root, "name", cJSON_CreateString(name));
+    put(root, "description", cJSON_CreateString(description));
+    put(root, "seed", cJSON_CreateNumber((double)p->seeds[0]));
     make_absolute(p, root, "catalog");
     if (!cJSON_HasObjectItem(root, "catalog") && p->catalog_opt) {
         char *abs = absolute(".", p->catalog_opt);
@@ -437,7 +443,9 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     if (fleet)
         fprintf(out[F_FLEET].f, "%s\n", fleet);
     if (csv && (rc = plan_write_workload(out[F_WORKLOAD].f, p)))
-        rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv", dir);
+        rc = rc == FS_EINTERRUPTED ? fs_fail_interrupted(err)
+                                   : out_budget_error(fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv",
+                                                              dir), err);
     for (int k = 0; rc == 0 && k < F_COUNT; k++)
         if (k != F_MD && out[k].f)
             rc = out_close(&out[k], err);

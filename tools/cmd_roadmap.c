@@ -383,7 +383,6 @@ int cmd_roadmap(int argc, char **argv)
         return cli_fail(&err);
     if (a.seeds && (rc = cli_parse_seeds("--seeds", a.seeds, r.p.seeds, PLAN_MAX_SEEDS, &r.p.nseeds)))
         return rc;
-    fs_signals_install();
     rc = plan_load(&r.p, a.types, &err);
     int site = rc == 0 ? settle_site(&r) : -1;
     if (site >= 0) {
