@@ -84,6 +84,7 @@ static int usage(int code)
                "  -l, --load PCT      offered load in %% of the fleet's throughput capacity,\n"
                "                      %g..%g (default %g; over 100 the queue grows: overload)\n"
                "  -o, --output FILE   the scenario file to write (its folder is created)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog whose throughput model sizes the rate\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD);
@@ -342,7 +343,7 @@ const struct option gen_opts[] = {
     {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
     {"load", required_argument, NULL, 'l'},   {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+    CLI_OPT_MAX_OUTPUT,                       {NULL, 0, NULL, 0},
 };
 
 int cmd_gen(int argc, char **argv)
@@ -380,6 +381,10 @@ int cmd_gen(int argc, char **argv)
             o.load = pct / 100;
             break;
         }
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("gen", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("gen", optarg, &o.out))
                 return 64;
