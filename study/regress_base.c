@@ -59,8 +59,11 @@ static int apply_overrides(const cJSON *o, struct rg_tol tol[METRIC_MAX], const 
             rc = json_int(m, "better", false, -1, 1, &better, file, path, err);
         if (rc)
             return rc;
-        if (better == 0)
+        if (better == 0 && cJSON_GetObjectItemCaseSensitive(m, "better"))
             return fs_fail(err, FS_EDATA, "%s: %s.better: expected -1 (lower is better) or 1", file, path);
+        if (better == 0 && (tol[k].rel > 0 || tol[k].abs > 0))
+            return fs_fail(err, FS_EDATA, "%s: %s: gating %s needs \"better\": -1 (lower is better) or 1; "
+                           "the metric table gives it no direction", file, path, m->string);
         tol[k].better = (int)better;
     }
     return 0;

@@ -190,6 +190,7 @@ check65 "no seeds" 'b["seeds"] = []' 'seeds: expected 1 to'
 check65 "format 1" 'b["fleetsim_regress"] = 1' 'format 1, this fleetsim reads format 2'
 check65 "unknown metric override" 'b["tolerances"] = {"wait_p96_s": {"rel": 0.1}}' 'wait_p96_s: no such metric'
 check65 "bad direction" 'b["tolerances"] = {"gpus": {"abs": 1, "better": 0}}' 'better: expected -1'
+check65 "gated without a direction" 'b["tolerances"] = {"gpus": {"abs": 1}}' 'gating gpus needs "better"'
 head -c 300 "$tmp/skip.json" >"$tmp/broken.json"
 "$fleetsim" regress -q "$tmp/skip" --baseline "$tmp/broken.json" >"$tmp/out" 2>&1
 rc=$?
