@@ -2,6 +2,8 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../base/signals.h"
@@ -63,6 +65,7 @@ void sim_power_changed(struct sim *s, int32_t n)
     double cap = s->node_power[n]->cap_w, w = cap > 0 && cap < t->tdp_w ? cap : t->tdp_w;
     const struct fleet_power *fp = s->node_power[n];
     s->full_ok[n] = node_power_eval(s->sc->nodes, fp->node, nd->gpus * w, 1, s->psus_ok[n]).psu_load <= 1;
+    sched_node_changed(&s->sched, n); /* the power filter (flux) reads it */
 }
 
 static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
@@ -349,6 +352,18 @@ static void dispatch(struct sim *s, const struct event *ev)
         on_finish(s, (size_t)ev->arg);
 }
 
+int sim_fail(struct sim *s, int code, const char *fmt, ...)
+{
+    if (s->stop.code)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->stop.msg, sizeof s->stop.msg, fmt, ap);
+    va_end(ap);
+    s->stop.code = code;
+    return code;
+}
+
 void sim_run(struct sim *s)
 {
     fs_time horizon = s->sc->horizon;
@@ -359,7 +374,7 @@ void sim_run(struct sim *s)
     /* evq_peek_time is FS_TIME_MAX for an empty queue, which equals "no
      * horizon": test the size too. */
     while (evq_size(&s->q) > 0 && evq_peek_time(&s->q) <= horizon) {
-        if ((s->interrupted = fs_interrupted()))
+        if ((s->interrupted = fs_interrupted()) || s->stop.code)
             break;
         s->now = evq_peek_time(&s->q);
         /* Phase one: take everything due now; phase two: run it. */
@@ -380,7 +395,9 @@ void sim_run(struct sim *s)
         }
     }
     free(ready);
-    if (s->interrupted)
+    if (!s->interrupted) /* also a signal during the last batch */
+        s->interrupted = fs_interrupted();
+    if (s->interrupted || s->stop.code)
         return; /* unfinished: no SIM_END, and s->end stays -1 */
     s->end = horizon != FS_TIME_MAX ? horizon : s->now;
     s->now = s->end;
