@@ -53,7 +53,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
+.PHONY: all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -183,6 +183,13 @@ sweep-mpi-check:
 # tools/install-deps.sh --with-live).  Builds the peer in $(BUILD)/live.
 live-check: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/live/run.sh $(BUILD)/live
+
+# The unit tests and every command on small inputs under valgrind's
+# memcheck (tests/valgrind/run.sh; each case at most VG_TIMEOUT s).  Needs
+# valgrind: tools/install-deps.sh --with-valgrind.  Not yet a CI step: no
+# full run has been timed.
+valgrind: $(FLEETSIM) $(TESTS)
+	@FLEETSIM=$(FLEETSIM) TESTS="$(TESTS)" tests/valgrind/run.sh
 
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)

@@ -22,20 +22,25 @@ static char over[512]; /* the file whose write was refused for the budget */
 
 void out_set_max_mb(uint64_t mb) { budget = mb << 20; }
 
-/* Every output file is a stream over this writer (cookie: its struct
- * outfile): it checks the budget before each write and refuses (EFBIG) a
- * write that would pass it. */
+/* Every output file is a stream over this writer: it checks the budget
+ * before each write and refuses (EFBIG) a write that would pass it.  Its
+ * cookie is its own (the caller's struct outfile may move). */
+struct sink {
+    int fd;
+    char name[512];
+};
+
 static ssize_t budget_write(void *cookie, const char *buf, size_t n)
 {
-    const struct outfile *o = cookie;
+    const struct sink *k = cookie;
     if (n > budget - written) {
         if (!over[0])
-            snprintf(over, sizeof over, "%s", o->final);
+            snprintf(over, sizeof over, "%s", k->name);
         errno = EFBIG;
         return 0; /* fopencookie: 0 is an error */
     }
     for (size_t done = 0; done < n;) {
-        ssize_t w = write(o->fd, buf + done, n - done);
+        ssize_t w = write(k->fd, buf + done, n - done);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -46,15 +51,25 @@ static ssize_t budget_write(void *cookie, const char *buf, size_t n)
     return (ssize_t)n;
 }
 
-static int budget_close(void *cookie) { return close(((const struct outfile *)cookie)->fd); }
+static int budget_close(void *cookie)
+{
+    struct sink *k = cookie;
+    int rc = close(k->fd);
+    free(k);
+    return rc;
+}
 
 /* o->f: a write stream over o->fd (which it takes over).  RET: 0, or -1
  * with o->fd closed. */
 static int stream(struct outfile *o)
 {
-    o->f = fopencookie(o, "w", (cookie_io_functions_t){.write = budget_write, .close = budget_close});
+    struct sink *k = xmalloc(sizeof *k);
+    k->fd = o->fd;
+    snprintf(k->name, sizeof k->name, "%s", o->final);
+    o->f = fopencookie(k, "w", (cookie_io_functions_t){.write = budget_write, .close = budget_close});
     if (o->f)
         return 0;
+    free(k);
     close(o->fd);
     return -1;
 }

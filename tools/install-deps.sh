@@ -16,7 +16,7 @@ prog=${0##*/}
 
 usage() {
     cat <<EOF
-Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-live] [--help]
+Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-valgrind] [--with-live] [--help]
 
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
@@ -30,6 +30,8 @@ Options:
               also require chromium (the headless report test, make browser-test)
   --with-fuzz also require clang and libclang-rt-dev, its libFuzzer and
               sanitizer runtimes, which clang only recommends (make fuzz)
+  --with-valgrind
+              also require valgrind (make valgrind)
   --with-live also require golang-go, python3-pandas and python3-yaml, which
               build and feed the FGD authors' simulator (make live-check)
   --help      show this help and exit
@@ -46,6 +48,7 @@ check_only=0
 with_mpi=0
 with_browser=0
 with_fuzz=0
+with_valgrind=0
 with_live=0
 for arg in "$@"; do
     case $arg in
@@ -53,6 +56,7 @@ for arg in "$@"; do
     --with-mpi) with_mpi=1 ;;
     --with-browser) with_browser=1 ;;
     --with-fuzz) with_fuzz=1 ;;
+    --with-valgrind) with_valgrind=1 ;;
     --with-live) with_live=1 ;;
     -h | --help)
         usage
@@ -75,6 +79,9 @@ if ((with_browser)); then
 fi
 if ((with_fuzz)); then
     packages+=(clang libclang-rt-dev)
+fi
+if ((with_valgrind)); then
+    packages+=(valgrind)
 fi
 if ((with_live)); then
     packages+=(golang-go python3-pandas python3-yaml)
@@ -108,6 +115,9 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     fi
     if ((with_fuzz)); then
         command -v clang >/dev/null 2>&1 || missing+=("clang (with libFuzzer)")
+    fi
+    if ((with_valgrind)); then
+        command -v valgrind >/dev/null 2>&1 || missing+=("valgrind")
     fi
     if ((with_live)); then
         command -v go >/dev/null 2>&1 || missing+=("go")
