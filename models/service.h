@@ -44,6 +44,11 @@
  * latency target leaves room: a 70B replica on 2 H200s holds 276 sequences
  * of the default request where 4 H100s hold 352, 138 against 88 per GPU,
  * and at the 200 ms target runs 217 against 334 (108 against 84 per GPU).
+ * The throughput formula is tested against measured replica throughputs it
+ * was not fitted on (llm.json's mlenergy-tput-* points: Llama-3.1-70B on 4
+ * H100s within 5 % from batch 8 to 512; Llama-3.1-8B on one H100 +11 % at
+ * batch 64, +23 % at 128, +29 % at 256, optimistic for small models at
+ * large batches).
  *
  * Per-token latency target: tpot_target_s ($.services[i].slo.tpot_s; 0 =
  * none).  The defaults are MLPerf Inference's limits for Llama-2-70B (a
