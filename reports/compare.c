@@ -61,7 +61,7 @@ void compare_entry_fill(struct compare_entry *e, const struct run_result *r,
     snprintf(e->policy, sizeof e->policy, "%s", sc->policy->name);
     describe_fleet(e->fleet, sizeof e->fleet, s, m);
     e->fingerprint = compare_fingerprint(s);
-    e->njobs = s->njobs;
+    e->njobs = s->sc->nbatch; /* the metric table's "jobs": replica slots are not jobs */
     e->st = *st;
     metric_values(r, e->v);
     e->cost = r->cost;

@@ -68,8 +68,8 @@
       "GPUs in the fleet", \
       (double)r->s->cl->gpus) \
     X(JOBS, "jobs", "jobs", 0, 0, 0, 0, \
-      "jobs in the workload, services' replica slots included", \
-      (double)r->s->njobs) \
+      "batch jobs in the workload, submitted within the window or not; services' replica slots are not jobs (each service is reported on its own)", \
+      (double)r->s->sc->nbatch) \
     X(COMPLETED_GPU_H, "completed_gpu_hours", "GPU-h", +1, 0, 0, 0, \
       "reference GPU-hours of the jobs completed", \
       r->cost.completed_gpu_h) \

@@ -343,8 +343,8 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
     fprintf(f, "%s: policy %s, seed %llu, %lld GPUs on %d nodes, %.2f days simulated\n",
             sc->name, sc->policy->name, (unsigned long long)sc->seed, (long long)s->cl->gpus,
             s->cl->nnodes, st->window_s / 86400);
-    fprintf(f, "  jobs         %zu submitted: %zu completed, %zu running, %zu queued at the end\n",
-            st->submitted, st->completed, st->running, st->queued);
+    fprintf(f, "  jobs         %zu in the workload, %zu submitted: %zu completed, %zu running, %zu queued at "
+               "the end\n", sc->nbatch, st->submitted, st->completed, st->running, st->queued);
     fprintf(f, "  utilization  %.1f %% of GPU time allocated (", 100 * st->utilization);
     const char *sep = "";
     for (int t = 0; t < sc->cat->n; t++) {

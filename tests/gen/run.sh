@@ -87,5 +87,65 @@ st=$?
 [ "$st" = 64 ] && ! [ -e "$tmp/l4.json" ]
 check "--load 0.5: exit 64 (got $st), nothing written" $?
 
+# 5. Job classes: no job runs on a GPU type whose memory cannot hold it.
+#    100,000 jobs of the default class mix (models/data/job_classes.json)
+#    on H100, H200, A100-80GB and RTX 4090 nodes, checked from jobs.csv and
+#    the catalog as `fleetsim models` prints it: every placed job's
+#    gpu_mem_gb is at most its type's memory.  So that gpu_mem_gb cannot
+#    pass by being understated, each row must also need at least its
+#    weights per GPU plus the 2 GB runtime allowance, worked here from the
+#    class file's parameter counts: 16 B per parameter for train jobs
+#    (BF16 weights and gradients, FP32 Adam state), the precision's bytes
+#    (bf16 2, fp8 1, int4 0.5) for the others.  And the check must bite:
+#    some jobs need more than a 4090's 24 GB, and 4090s still run jobs.
+catalog=$PWD/models/data/gpus.json
+cat >"$tmp/classes.json" <<EOF
+{"name": "classes-100k", "seed": 19, "catalog": "$catalog",
+ "fleet": [{"gpu": "h100-sxm", "nodes": 8, "gpus_per_node": 8}, {"gpu": "h200-sxm", "nodes": 4, "gpus_per_node": 8},
+           {"gpu": "a100-sxm-80", "nodes": 8, "gpus_per_node": 8}, {"gpu": "rtx4090", "nodes": 8, "gpus_per_node": 8}],
+ "workload": {"generator": {"jobs": 100000, "arrivals_per_hour": 100, "classes": "default", "teams": {"a": 1},
+                            "reference_gpu": "a100-sxm-80"}},
+ "scheduler": {"policy": "best-fit"}}
+EOF
+if "$fleetsim" run "$tmp/classes.json" -q -o "$tmp/cls"; then
+    "$fleetsim" models --catalog "$catalog" | awk '/^GPU catalog/ {on = 1; next} on && NF == 0 {exit}
+        on && $2 ~ /^[0-9.]+$/ {print $1, $2}' >"$tmp/mem.txt"
+    sed -n 's/.*"name": "\([^"]*\)", "params_b": \([0-9.]*\).*/\1 \2/p' models/data/job_classes.json |
+        sort -u >"$tmp/params.txt"
+    out=$(awk -F, 'FILENAME ~ /mem.txt$/ {split($0, a, " "); mem[a[1]] = a[2]; next}
+        FILENAME ~ /params.txt$/ {split($0, a, " "); par[a[1]] = a[2]; next}
+        FNR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+        {
+            rows++; type = $col["gpu_type"]; need = $col["gpu_mem_gb"] + 0; m = $col["model"]
+            b = $col["precision"] == "bf16" ? 2 : $col["precision"] == "fp8" ? 1 : $col["precision"] == "int4" ? 0.5 : -1
+            if ($col["kind"] == "train") b = 16
+            if (!(m in par) || b < 0 || need < par[m] * b / $col["gpus"] + 2 - 1e-6) under++
+            if (need > 24) big++
+            if (type == "") { unplaced++; next }
+            if (!(type in mem)) unknown++
+            else if (need > mem[type] + 0) over++
+            if (type == "rtx4090") small++
+        }
+        END {printf "%d %d %d %d %d %d %d\n", rows, over, unknown, under, unplaced, big, small}' \
+        "$tmp/mem.txt" "$tmp/params.txt" "$tmp/cls/jobs.csv")
+    read -r rows over unknown under unplaced big small <<<"$out"
+    [ "$rows" = 100000 ] && [ "$over" = 0 ] && [ "$unknown" = 0 ] && [ "$unplaced" = 0 ]
+    check "100,000 class jobs: none on a GPU whose memory cannot hold it" $? \
+        "rows $rows, over memory $over, unknown type $unknown, never placed $unplaced"
+    [ "$under" = 0 ]
+    check "every job's gpu_mem_gb holds at least its weights per GPU + 2 GB" $? "$under rows below"
+    [ "${big:-0}" -gt 1000 ] && [ "${small:-0}" -gt 1000 ]
+    check "the check bites: $big jobs need > 24 GB, $small ran on RTX 4090s" $?
+else
+    check "the 100,000-job class scenario runs" 1
+fi
+
+# A class that fits no GPU of the fleet is refused, naming it.
+sed 's/"nodes": [0-9]*/"nodes": 1/g' "$tmp/classes.json" >"$tmp/small.json"
+"$fleetsim" run "$tmp/small.json" -q -o "$tmp/small" 2>"$tmp/small.err"
+rc=$?
+[ "$rc" = 65 ] && grep -q 'classes\[6\].gpus: a pretrain-70b job of 16 GPUs' "$tmp/small.err"
+check "a class too big for the fleet: exit 65, named" $? "rc $rc: $(cat "$tmp/small.err")"
+
 echo "gen: $passed passed, $failed failed"
 [ "$failed" = 0 ]

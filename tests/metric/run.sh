@@ -58,5 +58,22 @@ rc=$?
 [ $rc = 1 ] && grep -q 'test_jobs_started.*WORSE' "$tmp/out" && ok "regress: test_jobs_started 10 lower than the baseline: exit 1, WORSE" ||
     { bad "regress against a higher baseline: exit $rc"; cat "$tmp/out"; }
 
+# One job count (the "jobs" row): a scenario with services counts its batch
+# jobs alone in the CLI summary, summary.json's metrics, each run of
+# compare.json and report.md, all equal to jobs.csv's rows (one a job).
+# Before, compare counted the services' replica slots too (1,622 against
+# run's 1,600 on this scenario).
+"$fleetsim" run scenarios/inference.json -o "$tmp/inf" >"$tmp/inf.txt" 2>&1 || bad "run inference.json: exit $?"
+rows=$(awk 'NR > 1 { n++ } END { print n + 0 }' "$tmp/inf/jobs.csv")
+cli=$(sed -n 's/^  jobs *\([0-9]*\) in the workload.*/\1/p' "$tmp/inf.txt")
+sum=$(awk '$1 == "\"metrics\":" { inside = 1 } inside && $1 == "\"jobs\":" { sub(/,$/, "", $2); print $2; exit }' "$tmp/inf/summary.json")
+"$fleetsim" compare -q scenarios/inference.json --policies fifo,best-fit -o "$tmp/icmp" || bad "compare inference.json: exit $?"
+cmp=$(awk '$1 == "\"jobs\":" { sub(/,$/, "", $2); print $2 }' "$tmp/icmp/compare.json" | sort -u | tr '\n' ' ')
+grep -q "same workload ($rows jobs)" "$tmp/icmp/report.md"
+md=$?
+[ "$rows" -gt 0 ] && [ "$cli" = "$rows" ] && [ "$sum" = "$rows" ] && [ "$cmp" = "$rows " ] && [ $md = 0 ] &&
+    ok "one job count: jobs.csv $rows = CLI $cli = summary.json $sum = compare.json $cmp= report.md" ||
+    bad "job counts differ: jobs.csv $rows, CLI '$cli', summary.json '$sum', compare.json '$cmp', report.md $md"
+
 echo "metric: $passed passed, $failed failed"
 [ "$failed" = 0 ]
