@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backfill.h"
 #include "policies/policies.h"
 
 static void remove_queued(struct sched *s, const struct job *j);
 
 const struct sched_policy *const sched_policies[] = {
     &sched_policy_fifo,
+    &sched_policy_backfill,
     &sched_policy_best_fit,
     &sched_policy_spread,
     &sched_policy_random,
@@ -110,6 +112,7 @@ void sched_fini(struct sched *s)
     free(s->rank);
     free(s->owner);
     free(s->pending);
+    backfill_free(&s->bf);
     *s = (struct sched){0};
 }
 
@@ -362,6 +365,21 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
         s->policy->on_job(s->ctx, s->cl, j, true);
 }
 
+/* Does placing j at ch keep the backfill reservation (when one holds)? */
+static bool keeps_reservation(struct sched *s, const struct job *j, const struct choice *ch)
+{
+    if (!s->bf.active || j == s->bf.head)
+        return true;
+    int32_t size = s->cl->types[ch->type].max_gpus;
+    if (j->gpus <= size)
+        return backfill_allows(s, &s->bf, j, ch->type, &ch->node, 1);
+    int32_t m = j->gpus / size, *nodes = xmalloc((size_t)m * sizeof *nodes);
+    gang_nodes(s, j, ch->type, nodes, m); /* the nodes take() will use */
+    bool ok = backfill_allows(s, &s->bf, j, ch->type, nodes, m);
+    free(nodes);
+    return ok;
+}
+
 /* Place j now if the policy finds room.  RET: true if placed. */
 static bool try_place(struct sched *s, struct job *j)
 {
@@ -380,7 +398,7 @@ static bool try_place(struct sched *s, struct job *j)
         else if (!s->pods)
             choose_gang(s, j, t, &best);
     }
-    if (best.node < 0)
+    if (best.node < 0 || !keeps_reservation(s, j, &best))
         return false;
     take(s, j, &best);
     j->state = JOB_RUNNING;
@@ -442,7 +460,11 @@ static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *),
             i++;
             break;
         }
+        if (s->policy->backfill && !s->bf.head)
+            backfill_reserve(s, &s->bf, j);
     }
+    s->bf.active = false;
+    s->bf.head = NULL;
     if (i < s->nqueue) /* an empty queue may have no array yet */
         memmove(&s->queue[kept], &s->queue[i], (s->nqueue - i) * sizeof *s->queue);
     s->nqueue = kept + (s->nqueue - i);
@@ -482,8 +504,9 @@ size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), v
      * is cheap however long the queue; otherwise, with no room freed, only
      * the fresh jobs need a look. */
     s->scanning = true;
-    size_t n = s->freed || s->policy->strict_order ? scan_queue(s, started, ctx)
-                                                   : scan_fresh(s, started, ctx);
+    size_t n = s->freed || s->policy->strict_order || s->policy->backfill
+                   ? scan_queue(s, started, ctx)
+                   : scan_fresh(s, started, ctx);
     s->scanning = false;
     s->freed = false;
     s->nfresh = 0;

@@ -56,6 +56,8 @@ struct sim_progress {
     double base;         /* remaining work when this segment began, before
                             the reload (see sim_evict) */
     double reload;       /* seconds this segment spends reloading first */
+    bool timeout;        /* the completion event is the job's hard limit
+                            (job.h kill_at_limit), before its work is done */
 };
 
 #define SIM_MAX_OBSERVERS 8
@@ -75,6 +77,7 @@ struct sim {
     int interrupted;              /* the signal that stopped sim_run early
                                      (base/signals.h), else 0 */
     size_t nqueued, nrunning, ndone;
+    size_t ntimedout;             /* of ndone: ended at their hard limit */
     uint64_t events;
     /* Preemption: jobs evicted, and the GPU-seconds it cost: work redone
      * since the last checkpoint plus the restarts' reload time. */
