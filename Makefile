@@ -52,7 +52,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
+.PHONY: backfill-figures all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -173,6 +173,11 @@ sweep-mpi-check:
 # tools/install-deps.sh --with-live).  Builds the peer in $(BUILD)/live.
 live-check: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/live/run.sh $(BUILD)/live
+
+# docs/backfill.md's table: the HPC2N and NASA SWF logs under fifo and
+# backfill (about a minute; skipped without ../shared/traces).
+backfill-figures: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/backfill/figures.sh
 
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)
