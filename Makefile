@@ -117,6 +117,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/backfill/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/cli/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 

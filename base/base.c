@@ -1,13 +1,16 @@
 /* base.c - allocation that aborts on failure, error codes, time conversion. */
 #include "base.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -140,6 +143,7 @@ int fs_seconds_ok(double s) { return isfinite(s) && s >= 0 && s < 9.0e12; }
 fs_time fs_from_seconds(double s) { return (fs_time)llround(s * (double)FS_USEC); }
 double fs_to_seconds(fs_time t) { return (double)t / (double)FS_USEC; }
 
+/* Case-insensitive: "H100-SXM" is one edit from nothing. */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -153,7 +157,7 @@ static size_t edit_distance(const char *a, const char *b)
         row[0] = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t up = row[j];
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
             size_t best = diag + cost;
             if (row[j] + 1 < best)
                 best = row[j] + 1;
@@ -164,6 +168,19 @@ static size_t edit_distance(const char *a, const char *b)
         }
     }
     return row[lb];
+}
+
+/* Whether cand is of s's family: s starts it ("h200" of "h200-sxm", "v100"
+ * of "v100m16"), or both share their first '-'-separated part ("a100-80"
+ * and "a100-sxm-80").  Case-insensitive; s needs two characters. */
+static bool same_family(const char *s, const char *cand)
+{
+    size_t ls = strlen(s), ks = strcspn(s, "-"), kc = strcspn(cand, "-");
+    if (ls < 2)
+        return false;
+    if (strncasecmp(s, cand, ls) == 0)
+        return true;
+    return ks >= 2 && ks < ls && ks == kc && strncasecmp(s, cand, ks) == 0;
 }
 
 const char *fs_suggest(const char *s, const char *const *cands, size_t n)
@@ -177,14 +194,14 @@ const char *fs_suggest(const char *s, const char *const *cands, size_t n)
             best = cands[i];
         }
     }
-    size_t limit = strlen(s) / 3 + 1;
-    if (best_d <= limit)
+    /* A slip of one key beats a family; a family beats a distant name
+     * ("h200" is an H200, not the p100 two edits away). */
+    if (best_d <= 1)
         return best;
-    /* A short form of a longer name ("h100" for "h100-sxm"). */
-    for (size_t i = 0; i < n && *s; i++)
-        if (strncmp(cands[i], s, strlen(s)) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (same_family(s, cands[i]))
             return cands[i];
-    return NULL;
+    return best_d <= strlen(s) / 3 + 1 ? best : NULL;
 }
 
 const char *fs_which(const char *name, char *buf, size_t n)

@@ -79,8 +79,10 @@ void fs_set_oom_hook(void (*hook)(void));
  * "PATH: cannot open: REASON". */
 int fs_open_input(const char *path, FILE **f, struct fs_err *err);
 
-/* The closest of n candidate names to s by edit distance, or NULL when none
- * is close enough to be a useful suggestion. */
+/* The candidate (of n) to suggest for the unknown name s: one edit away
+ * (case-insensitive), else the first of s's family ("h200" -> "h200-sxm",
+ * "a100-80" -> "a100-sxm-80"), else the closest within len(s)/3 + 1 edits.
+ * RET: the candidate, or NULL when none is a useful suggestion. */
 const char *fs_suggest(const char *s, const char *const *cands, size_t n);
 
 /* The executable name found on $PATH (a regular file we may run), written

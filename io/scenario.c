@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/jpath.h"
 #include "../base/json.h"
 #include "../models/memory.h"
 #include "job_types.h"
@@ -649,11 +650,49 @@ err:
     return rc;
 }
 
+/* Apply "PATH=VALUE" to root.  RET: 0 or FS_EUSAGE with err filled. */
+static int apply_set(cJSON *root, const char *file, const char *set, struct fs_err *err)
+{
+    const char *eq = strchr(set, '=');
+    if (!eq || eq == set)
+        return fs_fail(err, FS_EUSAGE, "%s: --set %s: expected PATH=VALUE, e.g. fleet[0].nodes=4", file, set);
+    char *path = xstrdup(set);
+    path[eq - set] = '\0';
+    cJSON *value = cJSON_Parse(eq + 1);
+    if (!value)
+        value = cJSON_CreateString(eq + 1);
+    struct jpath jp = {0};
+    char why[384];
+    const char *bad = jpath_parse(path, &jp);
+    int rc = 0;
+    if (bad)
+        rc = fs_fail(err, FS_EUSAGE, "%s: --set %s: \"%s\" is not a key path (%s), e.g. fleet[0].nodes", file, set, path,
+                     bad);
+    else if (jpath_set(root, &jp, value, why, sizeof why))
+        rc = fs_fail(err, FS_EUSAGE, "%s: --set %s: %s", file, set, why);
+    jpath_free(&jp);
+    cJSON_Delete(value);
+    free(path);
+    return rc;
+}
+
+int scenario_read(const char *path, const struct scenario_options *opt, cJSON **out, struct fs_err *err)
+{
+    int rc = json_load_file(path, out, err);
+    for (int i = 0; rc == 0 && opt && i < opt->nsets; i++)
+        rc = apply_set(*out, path, opt->sets[i], err);
+    if (rc) {
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int scenario_load(const char *path, const struct scenario_options *opt,
                   struct scenario **out, struct fs_err *err)
 {
     cJSON *root = NULL;
-    int rc = json_load_file(path, &root, err);
+    int rc = scenario_read(path, opt, &root, err);
     if (rc == 0)
         rc = scenario_load_tree(root, path, opt, out, err);
     else

@@ -91,9 +91,21 @@ struct scenario_options {
     bool has_seed;
     uint64_t seed;
     const char *policy;   /* NULL: the scenario's */
+    /* --set PATH=VALUE edits, applied in order to the file as read
+     * (scenario_read): PATH a key path (base/jpath.h), VALUE JSON, or a
+     * string when it does not parse as JSON ("policy=flux"). */
+    const char *const *sets;
+    int nsets;
 };
 
-/* Load path.  RET: 0, FS_ENOINPUT (the scenario, its trace or catalog cannot
+/* Read the scenario file at path as a tree with opt's --set edits applied
+ * (the caller frees it with cJSON_Delete).  RET: 0, FS_ENOINPUT, FS_EDATA
+ * (malformed JSON) or FS_EUSAGE (a --set that is not PATH=VALUE or whose
+ * path does not fit the file: "--set fleet[5].nodes=2: index 5 is out of
+ * range: fleet has 2 items"), with err filled. */
+int scenario_read(const char *path, const struct scenario_options *opt, cJSON **out, struct fs_err *err);
+
+/* Load path (read by scenario_read).  RET: 0, FS_ENOINPUT (the scenario, its trace or catalog cannot
  * be read), FS_EDATA (anything malformed or inconsistent, including a job
  * that no node of the fleet can ever host) or FS_EUSAGE (an unknown policy
  * in opt), with err filled. */

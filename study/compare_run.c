@@ -76,7 +76,7 @@ static int run_entry(const char *path, const struct scenario_options *so, enum c
 {
     struct run_result r = {0};
     cJSON *tree = NULL;
-    int rc = json_load_file(path, &tree, err);
+    int rc = scenario_read(path, so, &tree, err);
     if (rc == 0)
         rc = run_scenario(&(struct run_spec){.tree = tree, .path = path, .so = *so}, &r, err);
     if (rc == 0) {

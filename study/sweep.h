@@ -19,21 +19,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/jpath.h"
 #include "../run/exec.h"
 #include "../run/run.h"
 
 enum { SWEEP_MAX_POINTS = 1000000, SWEEP_MAX_PARAMS = 64 };
 
-/* One step of a key path: an object key, or (key NULL) an array index. */
-struct sweep_step {
-    char *key;
-    long index;
-};
-
 struct sweep_param {
     const char *path;           /* as the grid writes it (borrowed) */
-    struct sweep_step *steps;
-    int nsteps;
+    struct jpath steps;         /* path parsed (base/jpath.h) */
     const cJSON *values;        /* a non-empty array (borrowed) */
     int nvalues;
 };

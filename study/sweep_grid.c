@@ -1,13 +1,9 @@
 /* sweep_grid.c - a sweep's grid (sweep.h): the grid file, its key paths,
  * and each point's scenario, run in memory.
  *
- * A key path is object keys joined by dots, each followed by any number of
- * array indexes in brackets: "fleet[0].nodes", "scheduler.policy".
- * Applying a value creates a missing key (and the objects on its way, so
- * "faults.scale" can be swept in a scenario without faults); an index past
- * the end of its array is an error, as is a key into something that is not
- * an object.  Point i's values: i written in the mixed radix of the seeds
- * (fastest) and the parameters' value counts, the last parameter fastest.
+ * A parameter is a key path (base/jpath.h).  Point i's values: i written
+ * in the mixed radix of the seeds (fastest) and the parameters' value
+ * counts, the last parameter fastest.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,15 +12,13 @@
 #include <string.h>
 
 #include "../base/json.h"
+#include "../base/jpath.h"
 #include "sweep.h"
 
 void sweep_free(struct sweep *sw)
 {
-    for (int k = 0; k < sw->nparams; k++) {
-        for (int s = 0; s < sw->params[k].nsteps; s++)
-            free(sw->params[k].steps[s].key);
-        free(sw->params[k].steps);
-    }
+    for (int k = 0; k < sw->nparams; k++)
+        jpath_free(&sw->params[k].steps);
     free(sw->params);
     free(sw->seeds);
     free(sw->rows);
@@ -33,93 +27,14 @@ void sweep_free(struct sweep *sw)
     cJSON_Delete(sw->base);
 }
 
-/* Split p->path into steps.  RET: NULL, or what is wrong with it. */
-static const char *parse_path(struct sweep_param *p)
-{
-    const char *s = p->path;
-    size_t cap = 0;
-    for (;;) {
-        size_t n = strcspn(s, ".[]");
-        if (n == 0)
-            return "expected a key";
-        xgrow(&p->steps, &cap, (size_t)p->nsteps + 1, sizeof *p->steps);
-        p->steps[p->nsteps].key = xmalloc(n + 1);
-        memcpy(p->steps[p->nsteps].key, s, n);
-        p->steps[p->nsteps++].key[n] = '\0';
-        s += n;
-        while (*s == '[') {
-            char *end;
-            if (s[1] < '0' || s[1] > '9')
-                return "expected an index in [ ]";
-            errno = 0;
-            long i = strtol(s + 1, &end, 10);
-            if (errno || *end != ']' || i > INT32_MAX)
-                return "expected an index in [ ]";
-            xgrow(&p->steps, &cap, (size_t)p->nsteps + 1, sizeof *p->steps);
-            p->steps[p->nsteps++] = (struct sweep_step){NULL, i};
-            s = end + 1;
-        }
-        if (*s == '\0')
-            return NULL;
-        if (*s != '.')
-            return "expected '.', '[' or the end after a key or an index";
-        s++;
-    }
-}
-
-/* The first n steps of p as text ("fleet[2]"). */
-static void path_prefix(const struct sweep_param *p, int n, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < n && len < size; k++) {
-        int w = p->steps[k].key ? snprintf(buf + len, size - len, "%s%s", k ? "." : "", p->steps[k].key)
-                                : snprintf(buf + len, size - len, "[%ld]", p->steps[k].index);
-        len += w > 0 ? (size_t)w : 0;
-    }
-}
-
-/* Set p's path in root to a copy of value, creating missing keys (and the
- * objects on their way).  RET: 0, or FS_EDATA with err filled. */
+/* Set p's path in root to a copy of value.  RET: 0, or FS_EDATA with err
+ * filled. */
 static int apply(cJSON *root, const struct sweep_param *p, const cJSON *value, const char *grid, size_t point,
                  struct fs_err *err)
 {
-    cJSON *cur = root;
-    char where[256];
-    for (int k = 0; k < p->nsteps; k++) {
-        const struct sweep_step *st = &p->steps[k];
-        bool last = k == p->nsteps - 1;
-        path_prefix(p, k, where, sizeof where);
-        if (st->key) {
-            if (!cJSON_IsObject(cur))
-                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": %s is not an object (point %zu)", grid,
-                               p->path, where, point);
-            cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, st->key);
-            if (last) {
-                cJSON *copy = cJSON_Duplicate(value, true);
-                if (child)
-                    cJSON_ReplaceItemInObjectCaseSensitive(cur, st->key, copy);
-                else
-                    cJSON_AddItemToObject(cur, st->key, copy);
-            } else if (!child) {
-                child = cJSON_CreateObject();
-                cJSON_AddItemToObject(cur, st->key, child);
-            }
-            cur = child;
-        } else {
-            if (!cJSON_IsArray(cur))
-                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": %s is not an array (point %zu)", grid,
-                               p->path, where, point);
-            int n = cJSON_GetArraySize(cur);
-            if (st->index >= n)
-                return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": index %ld is out of range: %s has %d "
-                               "items (point %zu)", grid, p->path, st->index, where, n, point);
-            if (last)
-                cJSON_ReplaceItemInArray(cur, (int)st->index, cJSON_Duplicate(value, true));
-            else
-                cur = cJSON_GetArrayItem(cur, (int)st->index);
-        }
-    }
+    char why[384];
+    if (jpath_set(root, &p->steps, value, why, sizeof why))
+        return fs_fail(err, FS_EDATA, "%s: parameter \"%s\": %s (point %zu)", grid, p->path, why, point);
     return 0;
 }
 
@@ -264,7 +179,7 @@ int sweep_load(struct sweep *sw, const char *grid, struct fs_err *err)
         for (int k = 0; k < sw->nparams - 1; k++)
             if (strcmp(sw->params[k].path, pm->path) == 0)
                 return fs_fail(err, FS_EDATA, "%s: $.parameters: duplicate parameter \"%s\"", grid, pm->path);
-        const char *why = parse_path(pm);
+        const char *why = jpath_parse(pm->path, &pm->steps);
         if (why)
             return fs_fail(err, FS_EDATA, "%s: $.parameters: \"%s\" is not a key path (%s), e.g. "
                            "\"fleet[0].nodes\"", grid, pm->path, why);
@@ -282,7 +197,7 @@ int sweep_load(struct sweep *sw, const char *grid, struct fs_err *err)
     int dirlen = scen[0] == '/' || !slash ? 0 : (int)(slash - grid + 1);
     sw->scenario = xmalloc((size_t)dirlen + strlen(scen) + 1);
     sprintf(sw->scenario, "%.*s%s", dirlen, grid, scen);
-    if ((rc = json_load_file(sw->scenario, &sw->base, err)))
+    if ((rc = scenario_read(sw->scenario, &sw->so, &sw->base, err)))
         return rc;
     /* Every point's paths now, before any simulation: cheap next to a run. */
     for (size_t i = 0; i < sw->npoints; i++) {

@@ -3,6 +3,7 @@
 #define FS_TOOLS_CLI_H
 
 #include <cjson/cJSON.h>
+#include <getopt.h>
 
 #include "../base/base.h"
 #include "../base/version.h"
@@ -23,6 +24,10 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
+/* Each subcommand's options (completion and suggestions read them). */
+extern const struct option run_opts[], compare_opts[], sweep_opts[], regress_opts[], calibrate_opts[],
+    import_opts[], models_opts[], gen_opts[], plan_opts[], fill_opts[], serve_opts[], validate_opts[];
+
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);
 
@@ -41,5 +46,22 @@ int cli_parse_jobs(const char *arg, const char *cmd, bool mute, int *jobs);
 
 /* --seed N into so.  RET: 0, or 64 with the message printed. */
 int cli_parse_seed(const char *arg, struct scenario_options *so);
+
+/* A comma-separated list of distinct seeds (option opt, e.g. "--seeds")
+ * appended to seeds[*n], at most max.  RET: 0, or 64 with the message
+ * printed.  list is cut up (strtok_r). */
+int cli_parse_seeds(const char *opt, char *list, uint64_t *seeds, int max, int *n);
+
+/* --set PATH=VALUE appended to so's edits (io/scenario.h; the loader
+ * checks them).  RET: 0, or 64 with the message printed (too many). */
+int cli_parse_set(const char *arg, struct scenario_options *so);
+
+/* A getopt_long error of command cmd (c ':' a value missing, else an
+ * unknown option arg) on stderr, with the nearest of opts as a hint. */
+void cli_bad_option(const char *cmd, int c, const char *arg, const struct option *opts);
+
+/* --json: the file DIR/NAME a command just wrote, copied to stdout.
+ * RET: 0, or 73 with the message printed. */
+int cli_print_file(const char *dir, const char *name);
 
 #endif

@@ -149,14 +149,16 @@ static void print_fit(const char *path, bool log2x, bool json, const struct powe
            100 * st->max_rel_err, 100 * st->rms_rel_err);
 }
 
+const struct option calibrate_opts[] = {
+    {"log2", no_argument, NULL, 'l'},
+    {"json", no_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 static int calibrate_power(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"log2", no_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = calibrate_opts;
     bool log2x = false, json = false;
     int c;
     opterr = 0;

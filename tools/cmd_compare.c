@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reports/compare_seeds.h"
+#include "../reports/output.h"
 #include "../reports/pdf.h"
 #include "../study/compare_run.h"
 #include "cli.h"
@@ -12,8 +14,8 @@
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N] [--catalog FILE] [--pdf]\n"
-               "                       [--quiet]\n"
+    fprintf(f, "usage: fleetsim compare A.json B.json [...] [-o DIR] [-j N] [--seed N | --seeds LIST]\n"
+               "                       [--set PATH=VALUE]... [--catalog FILE] [--pdf] [--json] [--quiet]\n"
                "       fleetsim compare SCENARIO --policies P1,P2,... [-o DIR] [...]\n\n"
                "Run the same workload under each scenario (or SCENARIO under each policy) and write\n"
                "compare.json, report.md and report.html (self-contained, with charts) to DIR\n"
@@ -30,9 +32,16 @@ static int usage(int code)
                "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
                "                        CPUs); the outputs are the same bytes for any N\n"
                "  -s, --seed N          override every scenario's seed\n"
+               "      --seeds LIST      the whole comparison at each seed (comma-separated), into\n"
+               "                        DIR/seed-S/, and DIR/seeds.json: each run's metrics over the\n"
+               "                        seeds (mean, min, max) and its difference from the baseline\n"
+               "                        at the same seed\n"
+               "      --set PATH=VALUE  edit every scenario as read: PATH a key path\n"
+               "                        (fleet[0].nodes), VALUE JSON or else a string; repeatable\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "      --pdf             also write report.pdf, printed from report.html by headless\n"
                "                        Chromium\n"
+               "      --json            also print compare.json (with --seeds: seeds.json) on stdout\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
                "Exit: 0 done, 64 usage, 65 bad data (including different workloads), 66 missing\n"
@@ -40,19 +49,71 @@ static int usage(int code)
     return code;
 }
 
+const struct option compare_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
+    {"seed", required_argument, NULL, 's'},   {"seeds", required_argument, NULL, 'S'},
+    {"set", required_argument, NULL, 'E'},    {"catalog", required_argument, NULL, 'c'},
+    {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+    {"jobs", required_argument, NULL, 'j'},   {"pdf", no_argument, NULL, 'F'},
+    {"json", no_argument, NULL, 'J'},         {NULL, 0, NULL, 0},
+};
+
+/* out/compare-NAME in buf (the name kept inside out/).  RET: buf. */
+static const char *default_dir(const struct scenario *sc0, char *buf, size_t size)
+{
+    snprintf(buf, size, "out/compare-%s", sc0->name);
+    for (char *p = buf + 4; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    return buf;
+}
+
+/* The comparison at each seed into DIR/seed-S (e: room for the entries),
+ * then DIR/seeds.json; *dir defaults from the first seed's baseline.
+ * RET: 0 or an FS_E* code with err filled. */
+static int compare_seeds(struct compare_runs *cr, const uint64_t *seeds, int nseeds, const char **dir,
+                         char *fallback, size_t fsize, const char *chromium, struct compare_entry *e,
+                         struct fs_err *err)
+{
+    struct compare_seeds cs = {.v = xcalloc((size_t)nseeds, sizeof *cs.v)};
+    int rc = 0;
+    for (int s = 0; rc == 0 && s < nseeds; s++) {
+        char sub[4096];
+        cr->so.has_seed = true;
+        cr->so.seed = seeds[s];
+        struct scenario *sc0 = NULL;
+        memset(e, 0, COMPARE_MAX * sizeof *e);
+        if ((rc = compare_runs(cr, e, &sc0, err)) == 0 && !*dir)
+            *dir = default_dir(sc0, fallback, fsize);
+        snprintf(sub, sizeof sub, "%s/seed-%llu", *dir ? *dir : "", (unsigned long long)seeds[s]);
+        if (rc == 0 && (rc = out_mkdir(*dir, err)) == 0 && (rc = compare_write(sub, e, cr->n, sc0, err)) == 0) {
+            compare_seeds_add(&cs, s, seeds[s], e, cr->n);
+            if (!cr->quiet)
+                fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", sub);
+            if (chromium && (rc = pdf_write(chromium, sub, err)) == 0 && !cr->quiet)
+                fprintf(stderr, "  wrote %s/report.pdf\n", sub);
+        }
+        for (int i = 0; i < cr->n; i++)
+            compare_entry_free(&e[i]);
+        scenario_free(sc0);
+    }
+    if (rc == 0 && (rc = compare_seeds_write(&cs, *dir, err)) == 0 && !cr->quiet) {
+        compare_seeds_print(stderr, &cs);
+        fprintf(stderr, "  wrote %s/seeds.json\n", *dir);
+    }
+    free(cs.v);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"policies", required_argument, NULL, 'P'},
-        {"seed", required_argument, NULL, 's'},   {"catalog", required_argument, NULL, 'c'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"jobs", required_argument, NULL, 'j'},   {"pdf", no_argument, NULL, 'F'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = compare_opts;
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
     char *policies = NULL;
-    bool quiet = false, pdf = false;
+    uint64_t seeds[COMPARE_SEEDS_MAX];
+    int nseeds = 0;
+    bool quiet = false, pdf = false, json = false;
     int c, jobs = exec_cpus();
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
@@ -66,6 +127,14 @@ int cmd_compare(int argc, char **argv)
             if (cli_parse_seed(optarg, &so))
                 return 64;
             break;
+        case 'S':
+            if (cli_parse_seeds("--seeds", optarg, seeds, COMPARE_SEEDS_MAX, &nseeds))
+                return 64;
+            break;
+        case 'E':
+            if (cli_parse_set(optarg, &so))
+                return 64;
+            break;
         case 'c': so.catalog = optarg; break;
         case 'j':
             if (cli_parse_jobs(optarg, "compare", false, &jobs))
@@ -73,14 +142,16 @@ int cmd_compare(int argc, char **argv)
             break;
         case 'q': quiet = true; break;
         case 'F': pdf = true; break;
+        case 'J': json = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: compare: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: compare: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("compare", c, argv[optind - 1], opts);
             return usage(64);
         }
+    }
+    if (nseeds && so.has_seed) {
+        fprintf(stderr, "fleetsim: compare: --seed and --seeds exclude each other\n");
+        return usage(64);
     }
     int nfiles = argc - optind;
     if (policies ? nfiles != 1 : nfiles < 2) {
@@ -138,17 +209,20 @@ int cmd_compare(int argc, char **argv)
         free(list);
         return cli_fail(&err);
     }
-    memset(e, 0, sizeof e);
-    int rc = compare_runs(&cr, e, &sc0, &err);
     char fallback[512];
+    int rc;
+    if (nseeds) {
+        rc = compare_seeds(&cr, seeds, nseeds, &dir, fallback, sizeof fallback, chromium, e, &err);
+        free(list);
+        if (rc)
+            return cli_fail(&err);
+        return json ? cli_print_file(dir, "seeds.json") : 0;
+    }
+    memset(e, 0, sizeof e);
+    rc = compare_runs(&cr, e, &sc0, &err);
+    if (rc == 0 && !dir)
+        dir = default_dir(sc0, fallback, sizeof fallback);
     if (rc == 0) {
-        if (!dir) {
-            snprintf(fallback, sizeof fallback, "out/compare-%s", sc0->name);
-            for (char *p = fallback + 4; *p; p++)
-                if (*p == '/')
-                    *p = '_';
-            dir = fallback;
-        }
         rc = compare_write(dir, e, n, sc0, &err);
         if (rc == 0 && !quiet)
             fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", dir);
@@ -159,5 +233,7 @@ int cmd_compare(int argc, char **argv)
         compare_entry_free(&e[i]);
     scenario_free(sc0);
     free(list);
-    return rc ? cli_fail(&err) : 0;
+    if (rc)
+        return cli_fail(&err);
+    return json ? cli_print_file(dir, "compare.json") : 0;
 }

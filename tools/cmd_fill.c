@@ -394,15 +394,17 @@ done:
     return rc;
 }
 
+const struct option fill_opts[] = {
+    {"nodes", required_argument, NULL, 'n'},  {"pods", required_argument, NULL, 'P'},
+    {"policy", required_argument, NULL, 'p'}, {"seeds", required_argument, NULL, 's'},
+    {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
+    {"jobs", required_argument, NULL, 'j'},   {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+};
+
 int cmd_fill(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"nodes", required_argument, NULL, 'n'},  {"pods", required_argument, NULL, 'P'},
-        {"policy", required_argument, NULL, 'p'}, {"seeds", required_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
-        {"jobs", required_argument, NULL, 'j'},   {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = fill_opts;
     const char *nodes = NULL, *pods = NULL, *dir = NULL, *catalog = NULL, *policies = "all";
     const char *seeds = "42-51";
     int jobs = exec_cpus(), c;
@@ -425,11 +427,8 @@ int cmd_fill(int argc, char **argv)
             break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: fill: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: fill: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("fill", c, argv[optind - 1], opts);
             return usage(64);
         }
     }

@@ -324,14 +324,16 @@ done:
     return rc;
 }
 
+const struct option gen_opts[] = {
+    {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
+    {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
+    {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+};
+
 int cmd_gen(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
-        {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
-        {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = gen_opts;
     struct gen_opts o = {.seed = 1, .policy = "best-fit"};
     long long v;
     int c, rc;
@@ -359,11 +361,8 @@ int cmd_gen(int argc, char **argv)
             break;
         case 'c': o.catalog = optarg; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: gen: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: gen: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("gen", c, argv[optind - 1], opts);
             return usage(64);
         }
     }

@@ -201,16 +201,18 @@ static int bad_usage(const char *fmt, ...)
     return usage(64);
 }
 
+const struct option import_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"reference-gpu", required_argument, NULL, 'r'},
+    {"team", required_argument, NULL, 't'},   {"bin-s", required_argument, NULL, 'b'},
+    {"catalog", required_argument, NULL, 'c'}, {"job-types", required_argument, NULL, 'J'},
+    {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 /* Options into o.  RET: -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"reference-gpu", required_argument, NULL, 'r'},
-        {"team", required_argument, NULL, 't'},   {"bin-s", required_argument, NULL, 'b'},
-        {"catalog", required_argument, NULL, 'c'}, {"job-types", required_argument, NULL, 'J'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = import_opts;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:r:t:b:J:qh", opts, NULL)) != -1) {

@@ -381,22 +381,24 @@ static void print_calibration(const struct llm_model *lm)
     }
 }
 
+const struct option models_opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"catalog", required_argument, NULL, 'c'},
+    {"calibration", no_argument, NULL, 'C'},
+    {"llm", required_argument, NULL, 'L'},
+    {"precision", required_argument, NULL, 'p'},
+    {"phase", required_argument, NULL, 'P'},
+    {"batch", required_argument, NULL, 'b'},
+    {"input-tokens", required_argument, NULL, 'i'},
+    {"output-tokens", required_argument, NULL, 'o'},
+    {"kv-budget-gb", required_argument, NULL, 'k'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 int cmd_models(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"catalog", required_argument, NULL, 'c'},
-        {"calibration", no_argument, NULL, 'C'},
-        {"llm", required_argument, NULL, 'L'},
-        {"precision", required_argument, NULL, 'p'},
-        {"phase", required_argument, NULL, 'P'},
-        {"batch", required_argument, NULL, 'b'},
-        {"input-tokens", required_argument, NULL, 'i'},
-        {"output-tokens", required_argument, NULL, 'o'},
-        {"kv-budget-gb", required_argument, NULL, 'k'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = models_opts;
     const char *catalog = NULL, *llm_arg = NULL;
     bool json = false, calibration = false;
     struct llm_query q = {.prec = LLM_PRECISIONS, .phase = LLM_OFFLINE, .input_tokens = 512,

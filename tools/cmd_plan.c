@@ -22,7 +22,8 @@ static int usage(int code)
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim plan SCENARIO [--types T1,T2,...] [--max-nodes N]\n"
                "                     [--billing owned,leased,cloud] [--slo KEY<=V,...] [--power-kw KW]\n"
-               "                     [--growth G] [--seeds 1,2,3] [--brute-force] [-j N] [-o DIR] [-q]\n\n"
+               "                     [--growth G] [--seeds 1,2,3] [--brute-force] [--set PATH=VALUE]...\n"
+               "                     [-j N] [-o DIR] [--json] [-q]\n\n"
                "Find the cheapest fleet - 0..N nodes of each GPU type, under each billing model -\n"
                "whose runs of SCENARIO's workload meet every SLO on every seed.  Candidates are\n"
                "tried best-first by capacity cost; a fleet that misses an SLO rules out, unrun,\n"
@@ -48,8 +49,11 @@ static int usage(int code)
                "  -j, --jobs N          run N simulations at a time in worker processes (default:\n"
                "                        the CPUs): a fleet's seeds, and fleets the search may\n"
                "                        visit next; the outputs are the same bytes for any N\n"
+               "      --set PATH=VALUE  edit the scenario as read: PATH a key path (fleet[0].nodes),\n"
+               "                        VALUE JSON or else a string; repeatable\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --json            also print plan.json on stdout (also with exit 1)\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
                "Exit: 0 a fleet was found, 1 no candidate meets the SLOs (plan.json is written\n"
@@ -142,27 +146,6 @@ static int parse_billing(struct plan *p, char *list)
     return p->nbill ? 0 : bad("--billing", "no billing model given");
 }
 
-static int parse_seeds(struct plan *p, char *list)
-{
-    char *save = NULL;
-    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno || *end || s[0] < '0' || s[0] > '9')
-            return bad("--seeds", "\"%s\" is not a non-negative integer", s);
-        if (v > FS_SEED_MAX)
-            return bad("--seeds", "%s is out of range [0, 2^53 = %llu]", s, (unsigned long long)FS_SEED_MAX);
-        if (p->nseeds == PLAN_MAX_SEEDS)
-            return bad("--seeds", "at most %d seeds", PLAN_MAX_SEEDS);
-        for (int k = 0; k < p->nseeds; k++)
-            if (p->seeds[k] == v)
-                return bad("--seeds", "%llu given twice", v);
-        p->seeds[p->nseeds++] = v;
-    }
-    return p->nseeds ? 0 : bad("--seeds", "no seed given");
-}
-
 /* One planned type: its group in the scenario, template, size, power and
  * prices.  RET: 0 or 64. */
 static int add_type(struct plan *p, const char *name)
@@ -218,7 +201,7 @@ static int add_type(struct plan *p, const char *name)
  * defaults that come from it.  RET: 0, 64, or an FS_E* code. */
 static int load_base(struct plan *p, char *types, struct fs_err *err)
 {
-    int rc = json_load_file(p->path, &p->tree, err);
+    int rc = scenario_read(p->path, &p->so, &p->tree, err);
     if (rc)
         return rc;
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(p->tree, "workload");
@@ -254,18 +237,21 @@ static int load_base(struct plan *p, char *types, struct fs_err *err)
     return 0;
 }
 
+const struct option plan_opts[] = {
+    {"types", required_argument, NULL, 't'},   {"max-nodes", required_argument, NULL, 'n'},
+    {"billing", required_argument, NULL, 'b'}, {"slo", required_argument, NULL, 'S'},
+    {"power-kw", required_argument, NULL, 'P'}, {"growth", required_argument, NULL, 'g'},
+    {"seeds", required_argument, NULL, 's'},   {"brute-force", no_argument, NULL, 'B'},
+    {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+    {"jobs", required_argument, NULL, 'j'},    {"set", required_argument, NULL, 'E'},
+    {"json", no_argument, NULL, 'J'},          {NULL, 0, NULL, 0},
+};
+
 /* The options into p.  RET: -1 to go on, or the exit status (0 after --help). */
-static int parse_args(int argc, char **argv, struct plan *p, char **types, const char **dir)
+static int parse_args(int argc, char **argv, struct plan *p, char **types, const char **dir, bool *json)
 {
-    static const struct option opts[] = {
-        {"types", required_argument, NULL, 't'},  {"max-nodes", required_argument, NULL, 'n'},
-        {"billing", required_argument, NULL, 'b'}, {"slo", required_argument, NULL, 'S'},
-        {"power-kw", required_argument, NULL, 'P'}, {"growth", required_argument, NULL, 'g'},
-        {"seeds", required_argument, NULL, 's'},  {"brute-force", no_argument, NULL, 'B'},
-        {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"jobs", required_argument, NULL, 'j'},   {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = plan_opts;
     char *slos = NULL, *billing = NULL, *seeds = NULL;
     double v;
     int c, rc = 0;
@@ -293,12 +279,14 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
                 return 64;
             break;
         case 'q': p->quiet = true; break;
+        case 'E':
+            if (cli_parse_set(optarg, &p->so))
+                return 64;
+            break;
+        case 'J': *json = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: plan: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: plan: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("plan", c, argv[optind - 1], opts);
             return usage(64);
         }
     }
@@ -312,7 +300,7 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
     p->so.catalog = p->catalog_opt ? p->catalog_opt : cli_default_catalog();
     char dflt[] = "wait_p95_s<=3600";
     if ((rc = parse_slos(p, slos ? slos : dflt)) || (billing && (rc = parse_billing(p, billing))) ||
-        (seeds && (rc = parse_seeds(p, seeds))))
+        (seeds && (rc = cli_parse_seeds("--seeds", seeds, p->seeds, PLAN_MAX_SEEDS, &p->nseeds))))
         return rc;
     return -1;
 }
@@ -343,7 +331,8 @@ int cmd_plan(int argc, char **argv)
     p.growth = 1;
     char *types = NULL;
     const char *dir = NULL;
-    int rc = parse_args(argc, argv, &p, &types, &dir);
+    bool json = false;
+    int rc = parse_args(argc, argv, &p, &types, &dir, &json);
     if (rc >= 0)
         return rc;
     struct fs_err err = {0};
@@ -380,6 +369,8 @@ int cmd_plan(int argc, char **argv)
         plan_print(&p, dir, drawn);
     if (rc == 0 && p.chosen < 0)
         rc = none_meets(&p, dir);
+    if ((rc == 0 || rc == 1) && json && cli_print_file(dir, "plan.json"))
+        rc = 73;
     plan_free(&p);
     return rc < 0 ? cli_fail(&err) : rc;
 }

@@ -18,13 +18,15 @@ static int usage(int code)
     return code;
 }
 
+const struct option regress_opts[] = {
+    {"baseline", required_argument, NULL, 'b'}, {"update", no_argument, NULL, 'u'},
+    {"catalog", required_argument, NULL, 'c'},  {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+};
+
 int cmd_regress(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"baseline", required_argument, NULL, 'b'}, {"update", no_argument, NULL, 'u'},
-        {"catalog", required_argument, NULL, 'c'},  {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = regress_opts;
     struct scenario_options so = {.catalog = NULL};
     const char *baseline = NULL;
     bool update = false, quiet = false;
@@ -37,11 +39,8 @@ int cmd_regress(int argc, char **argv)
         case 'c': so.catalog = optarg; break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: regress: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: regress: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("regress", c, argv[optind - 1], opts);
             return usage(64);
         }
     }

@@ -16,8 +16,8 @@
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME]\n"
-               "                    [--catalog FILE] [--check] [--pdf] [--progress] [--quiet]\n\n"
+    fprintf(f, "usage: fleetsim run SCENARIO [-o DIR] [--seed N] [--policy NAME] [--set PATH=VALUE]...\n"
+               "                    [--catalog FILE] [--check] [--pdf] [--json] [--progress] [--quiet]\n\n"
                "Simulate SCENARIO (JSON, see scenarios/README.md) and write summary.json,\n"
                "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
                "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
@@ -27,12 +27,16 @@ static int usage(int code)
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, " %s", sched_policies[i]->name);
     fprintf(f, "\n"
+               "      --set PATH=VALUE\n"
+               "                      edit the scenario as read: PATH a key path (fleet[0].nodes,\n"
+               "                      scheduler.policy), VALUE JSON or else a string; repeatable\n"
                "      --catalog FILE  GPU catalog when the scenario names none\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "      --check         assert the engine's invariants after every event (check.h);\n"
                "                      a violation exits 70 and writes nothing\n"
                "      --pdf           also write report.pdf, printed from report.html by headless\n"
                "                      Chromium (exit 69 when Chromium is not installed)\n"
+               "      --json          also print summary.json on stdout (the summary stays on stderr)\n"
                "      --progress      show a progress bar even when stderr is not a terminal\n"
                "  -q, --quiet         print nothing but errors\n"
                "  -h, --help          this help\n");
@@ -128,18 +132,21 @@ done:
     return rc;
 }
 
+const struct option run_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
+    {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
+    {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
+    {"check", no_argument, NULL, 'C'},        {"pdf", no_argument, NULL, 'F'},
+    {"set", required_argument, NULL, 'S'},    {"json", no_argument, NULL, 'J'},
+    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+};
+
 int cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
-        {"policy", required_argument, NULL, 'p'}, {"catalog", required_argument, NULL, 'c'},
-        {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
-        {"check", no_argument, NULL, 'C'},        {"pdf", no_argument, NULL, 'F'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = run_opts;
     struct scenario_options so = {.catalog = NULL};
     const char *dir = NULL;
-    bool progress = isatty(STDERR_FILENO), quiet = false, check = false, pdf = false;
+    bool progress = isatty(STDERR_FILENO), quiet = false, check = false, pdf = false, json = false;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
@@ -157,13 +164,15 @@ int cmd_run(int argc, char **argv)
         case 'P': progress = true; break;
         case 'C': check = true; break;
         case 'F': pdf = true; break;
+        case 'J': json = true; break;
+        case 'S':
+            if (cli_parse_set(optarg, &so))
+                return 64;
+            break;
         case 'q': quiet = true; break;
         case 'h': return usage(0);
-        case ':':
-            fprintf(stderr, "fleetsim: run: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
-            fprintf(stderr, "fleetsim: run: unknown option %s\n", argv[optind - 1]);
+            cli_bad_option("run", c, argv[optind - 1], opts);
             return usage(64);
         }
     }
@@ -201,6 +210,10 @@ int cmd_run(int argc, char **argv)
             rc = RUN_INTERRUPTED;
         if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
             fprintf(stderr, "  wrote        %s/report.pdf\n", dir);
+        if (rc == 0 && json) {
+            scenario_free(sc);
+            return cli_print_file(dir, "summary.json");
+        }
     }
     scenario_free(sc);
     if (rc == RUN_INTERRUPTED) {

@@ -115,17 +115,19 @@ struct serve_args {
     bool quiet;
 };
 
+const struct option serve_opts[] = {
+    {"listen", required_argument, NULL, 'l'},  {"policy", required_argument, NULL, 'p'},
+    {"workload", required_argument, NULL, 'w'}, {"format", required_argument, NULL, 'f'},
+    {"catalog", required_argument, NULL, 'c'}, {"seed", required_argument, NULL, 's'},
+    {"log", required_argument, NULL, 'L'},     {"max-body", required_argument, NULL, 'B'},
+    {"timeout", required_argument, NULL, 'T'}, {"max-conns", required_argument, NULL, 'C'},
+    {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 static int parse(int argc, char **argv, struct serve_args *a)
 {
-    static const struct option opts[] = {
-        {"listen", required_argument, NULL, 'l'},  {"policy", required_argument, NULL, 'p'},
-        {"workload", required_argument, NULL, 'w'}, {"format", required_argument, NULL, 'f'},
-        {"catalog", required_argument, NULL, 'c'}, {"seed", required_argument, NULL, 's'},
-        {"log", required_argument, NULL, 'L'},     {"max-body", required_argument, NULL, 'B'},
-        {"timeout", required_argument, NULL, 'T'}, {"max-conns", required_argument, NULL, 'C'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = serve_opts;
     *a = (struct serve_args){.listen = SERVE_DEFAULT_LISTEN, .policy = "fgd", .format = "openb",
                              .seed = 42, .max_body = SERVE_DEFAULT_MAX_BODY, .timeout = 30,
                              .max_conns = 64};

@@ -41,7 +41,8 @@ static int usage(int code)
     if (mute)
         return code;
     FILE *f = code ? stderr : stdout;
-    fprintf(f, "usage: fleetsim sweep GRID.json [-j N] [-o DIR] [--catalog FILE] [--quiet]\n\n"
+    fprintf(f, "usage: fleetsim sweep GRID.json [-j N] [-o DIR] [--set PATH=VALUE]... [--catalog FILE]\n"
+               "                      [--json] [--quiet]\n\n"
                "Run GRID's scenario at every point of its parameter grid and write results.csv,\n"
                "results.json and charts of the p95 wait, the monthly cost and the utilization\n"
                "per point to DIR (default: out/sweep-GRIDNAME).  GRID (JSON):\n"
@@ -53,7 +54,11 @@ static int usage(int code)
                "MPI ranks (an MPI build, `make MPI=1`, under mpirun: rank 0 hands out points).\n\n"
                "  -j, --jobs N        run N points at a time in worker processes (default: the CPUs)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --set PATH=VALUE\n"
+               "                      edit the scenario as read, before the grid's values: PATH a\n"
+               "                      key path, VALUE JSON or else a string; repeatable\n"
                "      --catalog FILE  GPU catalog for a scenario that names none\n"
+               "      --json          also print results.json on stdout\n"
                "  -q, --quiet         print nothing but errors\n"
                "  -h, --help          this help\n\n"
                "Exit: 0 done, 64 usage, 65 bad grid or a point's scenario is invalid, 66 missing\n"
@@ -228,20 +233,24 @@ done:
 /* --- the command ------------------------------------------------------------- */
 
 struct args {
-    const char *grid, *dir, *catalog;
+    const char *grid, *dir;
+    struct scenario_options so; /* --catalog, --set */
     int jobs;
-    bool quiet;
+    bool quiet, json;
+};
+
+const struct option sweep_opts[] = {
+    {"jobs", required_argument, NULL, 'j'},    {"output", required_argument, NULL, 'o'},
+    {"catalog", required_argument, NULL, 'c'}, {"quiet", no_argument, NULL, 'q'},
+    {"set", required_argument, NULL, 'S'},     {"json", no_argument, NULL, 'J'},
+    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
 /* The command line into *a.  RET: -1 to go on, or the exit status (0
  * after --help, 64 after a usage error). */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-    static const struct option opts[] = {
-        {"jobs", required_argument, NULL, 'j'},   {"output", required_argument, NULL, 'o'},
-        {"catalog", required_argument, NULL, 'c'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-    };
+    const struct option *opts = sweep_opts;
     int c;
     *a = (struct args){.jobs = exec_cpus()};
     opterr = 0;
@@ -255,16 +264,17 @@ static int parse_args(int argc, char **argv, struct args *a)
             if (cli_parse_output("sweep", optarg, &a->dir))
                 return 64;
             break;
-        case 'c': a->catalog = optarg; break;
+        case 'c': a->so.catalog = optarg; break;
+        case 'S':
+            if (cli_parse_set(optarg, &a->so))
+                return 64;
+            break;
         case 'q': a->quiet = true; break;
+        case 'J': a->json = true; break;
         case 'h': return usage(0);
-        case ':':
-            if (!mute)
-                fprintf(stderr, "fleetsim: sweep: option %s needs a value\n", argv[optind - 1]);
-            return usage(64);
         default:
             if (!mute)
-                fprintf(stderr, "fleetsim: sweep: unknown option %s\n", argv[optind - 1]);
+                cli_bad_option("sweep", c, argv[optind - 1], opts);
             return usage(64);
         }
     }
@@ -283,7 +293,9 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    struct sweep sw = {.so = {.catalog = a.catalog ? a.catalog : cli_default_catalog()}};
+    struct sweep sw = {.so = a.so};
+    if (!sw.so.catalog)
+        sw.so.catalog = cli_default_catalog();
     char fallback[512];
     if (!a.dir) { /* out/sweep-GRIDNAME */
         const char *b = strrchr(a.grid, '/');
@@ -312,6 +324,8 @@ static int sweep_main(int argc, char **argv, int rank, int nranks)
     }
     out_set_end(&set);
     sweep_free(&sw);
+    if (rc == 0 && rank == 0 && a.json)
+        return cli_print_file(a.dir, "results.json");
     if (rc == 0 || mute)
         return fs_exit_code(rc);
     return cli_fail(&err);

@@ -95,6 +95,84 @@ int cli_parse_seed(const char *arg, struct scenario_options *so)
     return 0;
 }
 
+int cli_parse_seeds(const char *opt, char *list, uint64_t *seeds, int max, int *n)
+{
+    char *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        const char *why = errno || *end || s[0] < '0' || s[0] > '9' ? "is not a non-negative integer"
+                          : v > FS_SEED_MAX                         ? "is out of range [0, 2^53]"
+                          : *n == max                               ? "is one too many"
+                                                                    : NULL;
+        for (int k = 0; !why && k < *n; k++)
+            if (seeds[k] == v)
+                why = "is given twice";
+        if (why) {
+            fprintf(stderr, "fleetsim: %s: \"%s\" %s (at most %d seeds)\n", opt, s, why, max);
+            return 64;
+        }
+        seeds[(*n)++] = v;
+    }
+    if (*n == 0) {
+        fprintf(stderr, "fleetsim: %s: no seed given\n", opt);
+        return 64;
+    }
+    return 0;
+}
+
+int cli_parse_set(const char *arg, struct scenario_options *so)
+{
+    static const char *sets[64]; /* one command per process */
+    if (so->nsets >= (int)FS_ARRAY_LEN(sets)) {
+        fprintf(stderr, "fleetsim: --set: more than %d edits\n", (int)FS_ARRAY_LEN(sets));
+        return 64;
+    }
+    sets[so->nsets++] = arg;
+    so->sets = sets;
+    return 0;
+}
+
+void cli_bad_option(const char *cmd, int c, const char *arg, const struct option *opts)
+{
+    if (c == ':') {
+        fprintf(stderr, "fleetsim: %s: option %s needs a value\n", cmd, arg);
+        return;
+    }
+    const char *names[64];
+    size_t n = 0;
+    for (const struct option *o = opts; o->name && n < FS_ARRAY_LEN(names); o++)
+        names[n++] = o->name;
+    const char *name = arg + strspn(arg, "-");
+    size_t len = strcspn(name, "=");
+    char bare[64];
+    snprintf(bare, sizeof bare, "%.*s", (int)len, name);
+    const char *hint = arg[0] == '-' && arg[1] == '-' ? fs_suggest(bare, names, n) : NULL;
+    fprintf(stderr, "fleetsim: %s: unknown option %s%s%s%s\n", cmd, arg, hint ? "; did you mean --" : "",
+            hint ? hint : "", hint ? "?" : "");
+}
+
+int cli_print_file(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    char buf[65536];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, n, stdout) != n)
+            break;
+    bool ok = f && !ferror(f) && fflush(stdout) == 0 && !ferror(stdout);
+    if (f)
+        fclose(f);
+    if (!ok) {
+        fprintf(stderr, "fleetsim: --json: cannot copy %s to stdout\n", path);
+        return 73;
+    }
+    return 0;
+}
+
 const char *cli_default_catalog(void)
 {
     static char path[4096];
@@ -135,6 +213,12 @@ int main(int argc, char **argv)
     for (const struct command *c = commands; c->name; c++)
         if (strcmp(argv[1], c->name) == 0)
             return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "fleetsim: unknown command \"%s\"\n", argv[1]);
+    const char *names[FS_ARRAY_LEN(commands)];
+    size_t n = 0;
+    for (const struct command *c = commands; c->name; c++)
+        names[n++] = c->name;
+    const char *hint = fs_suggest(argv[1], names, n);
+    fprintf(stderr, "fleetsim: unknown command \"%s\"%s%s%s\n", argv[1], hint ? "; did you mean \"" : "",
+            hint ? hint : "", hint ? "\"?" : "");
     return usage(64);
 }
