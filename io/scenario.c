@@ -81,7 +81,7 @@ static int load_models(struct ctx *c, const cJSON *root)
     sc->nodes = ms.nodes;
     sc->power = ms.power;
     sc->prices = ms.prices;
-    llm_model_free(ms.llm); /* the LLM serving model: fleetsim models --llm's, not a run's */
+    sc->llm = ms.llm;
     if (!rc)
         sc->pue = sc->nodes->pue;
     return rc;
@@ -726,6 +726,7 @@ void scenario_free(struct scenario *sc)
     node_catalog_free(sc->nodes);
     power_model_free(sc->power);
     cost_prices_free(sc->prices);
+    llm_model_free(sc->llm);
     gpu_catalog_free(sc->cat);
     free(sc->fleet);
     free(sc->fleet_power);
