@@ -59,6 +59,7 @@ command -v go >/dev/null 2>&1 || skip "no Go toolchain (tools/install-deps.sh --
     skip "no python3 with pandas and PyYAML (tools/install-deps.sh --with-live installs them)"
 
 mkdir -p "$work"
+work=$(cd "$work" && pwd)   # the steps below run in other folders
 peer=$work/kubernetes-scheduler-simulator
 simon=$peer/bin/simon
 # Build the peer once per tarball (offline: its Go modules are vendored).
