@@ -5,6 +5,7 @@
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
+INCLUDEDIR ?= $(PREFIX)/include
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 PKGS     := gsl libcjson cunit libmicrohttpd
@@ -37,7 +38,7 @@ ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
               $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
-LIBS        = $(PKG_LIBS) -lglpk -lm
+LIBS        = $(PKG_LIBS) -lglpk -ldl -lm
 
 LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
@@ -52,7 +53,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: backfill-figures all check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
+.PHONY: backfill-figures all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -118,6 +119,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/backfill/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/cli/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -154,12 +156,18 @@ ablation: $(FLEETSIM)
 regress: $(FLEETSIM)
 	$(FLEETSIM) regress scenarios/suite --baseline scenarios/regress-baseline.json $(if $(UPDATE),--update)
 
+# The gate's false-alarm rate on 20 unchanged reruns with fresh seeds, and
+# how often it catches fifo for best-fit (docs/regress.md; many minutes).
+regress-false-alarm: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) tests/regress/false-alarm.sh
+
 # The reports opened in headless Chromium: every chart decodes and is not
 # blank (tests/browser/run.sh; skips when Chromium is absent).
 browser-test: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/browser/run.sh
 
-# fleetsim sweep under mpirun (tests/sweep/mpi.sh): the MPI build
+# fleetsim sweep and regress under mpirun (tests/sweep/mpi.sh,
+# tests/regress/mpi.sh): the MPI build
 # (MPI=1, build-mpi/) on 2 and 4 ranks writes the bytes -j 1 writes.
 # Needs Open MPI: tools/install-deps.sh --with-mpi.
 sweep-mpi-check:
@@ -167,6 +175,7 @@ sweep-mpi-check:
 	  { echo "sweep-mpi-check: needs mpicc and mpirun (tools/install-deps.sh --with-mpi)"; exit 1; }
 	@$(MAKE) --no-print-directory MPI=1 BUILD=build-mpi build-mpi/fleetsim
 	FLEETSIM=build-mpi/fleetsim tests/sweep/mpi.sh
+	FLEETSIM=build-mpi/fleetsim tests/regress/mpi.sh
 
 # fleetsim serve behind the FGD authors' kube-scheduler simulator, side by
 # side with its own FGD plugins and fleetsim fill (tests/live/run.sh; skips,
@@ -185,14 +194,20 @@ validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
 	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
-install: $(FLEETSIM)
+install: $(FLEETSIM) install-headers
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(FLEETSIM) $(DESTDIR)$(BINDIR)/fleetsim
 	install -m 644 models/data/*.json $(DESTDIR)$(DATADIR)/
 
+# The policy plugin ABI (docs/policy-plugins.md), what a plugin builds against.
+install-headers:
+	install -d $(DESTDIR)$(INCLUDEDIR)/fleetsim
+	install -m 644 include/fleetsim/policy.h $(DESTDIR)$(INCLUDEDIR)/fleetsim/
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fleetsim
 	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/fleetsim
 
 clean:
 	rm -rf build build-san build-mpi out

@@ -5,27 +5,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../sched/plugin.h"
 #include "cli.h"
 
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    bool plugins; /* takes --policy-lib PATH.so (cli_policy_libs) */
 };
 
 static const struct command commands[] = {
-    {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries"},
-    {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report"},
-    {"sweep", cmd_sweep, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)"},
-    {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)"},
-    {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)"},
-    {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
-    {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves"},
-    {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
-    {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload"},
-    {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
-    {"serve", cmd_serve, "the scheduling core as a Kubernetes scheduler extender (HTTP)"},
-    {NULL, NULL, NULL},
+    {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries", true},
+    {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report", true},
+    {"sweep", cmd_sweep, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)", false},
+    {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)", true},
+    {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)", false},
+    {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve", false},
+    {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves", false},
+    {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy", false},
+    {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload", true},
+    {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace", false},
+    {"serve", cmd_serve, "the scheduling core as a Kubernetes scheduler extender (HTTP)", false},
+    {NULL, NULL, NULL, false},
 };
 
 static int usage(int code)
@@ -43,6 +45,37 @@ static int usage(int code)
                "73 cannot create output, 75 output folder busy (another fleetsim writes it),\n"
                "130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
     return code;
+}
+
+int cli_policy_libs(int *argc, char **argv)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *path = NULL;
+        if (strcmp(argv[i], "--") == 0) { /* operands from here on */
+            while (i < *argc)
+                argv[kept++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--policy-lib") == 0) {
+            if (i + 1 == *argc) {
+                fprintf(stderr, "fleetsim: %s: option --policy-lib needs a value\n", argv[1]);
+                return 64;
+            }
+            path = argv[++i];
+        } else if (strncmp(argv[i], "--policy-lib=", 13) == 0) {
+            path = argv[i] + 13;
+        } else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        struct fs_err err = {0};
+        if (sched_plugin_load(path, &err))
+            return cli_fail(&err);
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return 0;
 }
 
 int cli_fail(const struct fs_err *err)
@@ -210,9 +243,12 @@ int main(int argc, char **argv)
         printf("fleetsim %s (commit %s)\n", FLEETSIM_VERSION, fleetsim_commit);
         return 0;
     }
-    for (const struct command *c = commands; c->name; c++)
-        if (strcmp(argv[1], c->name) == 0)
-            return c->run(argc - 1, argv + 1);
+    for (const struct command *c = commands; c->name; c++) {
+        if (strcmp(argv[1], c->name) != 0)
+            continue;
+        int rc = c->plugins ? cli_policy_libs(&argc, argv) : 0;
+        return rc ? rc : c->run(argc - 1, argv + 1);
+    }
     const char *names[FS_ARRAY_LEN(commands)];
     size_t n = 0;
     for (const struct command *c = commands; c->name; c++)
