@@ -170,5 +170,6 @@ bool backfill_allows(const struct sched *s, struct backfill *bf, const struct jo
 void backfill_free(struct backfill *bf)
 {
     free(bf->future);
+    free(bf->queued);
     memset(bf, 0, sizeof *bf);
 }
