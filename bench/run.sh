@@ -8,6 +8,9 @@
 #   3. synthetic replays: `fleetsim gen` scenarios of 10k, 100k and 1M jobs on
 #      fleets of 1k, 10k and 100k GPUs, under fifo, best-fit, fgd and flux
 #      (a policy `fleetsim run --help` does not list is skipped with a note);
+#      then every policy at twice the offered load (175 %) on 10k GPUs, with
+#      each one's ratio to fifo and its growth with the job count, and hetero
+#      at the default load;
 #   4. the openb fill grid (the FGD paper's six policies x 10 seeds) and the
 #      full Philly replay (82k jobs), when ../shared/traces is there.
 #
@@ -19,6 +22,11 @@
 #                   none skipped; e.g. 100000 leaves out the 1M-job rows)
 #   BENCH_TIMEOUT   seconds before one replay is stopped and reported as timed
 #                   out (default 1800)
+#   BENCH_OVERLOAD_TIMEOUT  the same for the overload rows (default 300)
+#   BENCH_OVERLOAD_JOBS     job counts of the overload rows, on 10k GPUs
+#                   (default "50000 100000 200000")
+#   BENCH_HETERO_JOBS       job counts of the hetero rows (default
+#                   "200000 1000000"; BENCH_MAX_JOBS applies)
 #   BENCH_EVQ_SIZES steady queue sizes for the event-queue table
 #                   (default "1000 100000 10000000")
 #   BENCH_NO_BUILD  set to 1 to use the binaries as they are (make bench
@@ -34,6 +42,10 @@ evq_bench=${EVQ_BENCH:-build/bench/evq_bench}
 runs=${BENCH_RUNS:-3}
 max_jobs=${BENCH_MAX_JOBS:-}
 limit_s=${BENCH_TIMEOUT:-1800}
+overload_limit=${BENCH_OVERLOAD_TIMEOUT:-300}
+overload_jobs=${BENCH_OVERLOAD_JOBS:-50000 100000 200000}
+overload_gpus=10000
+hetero_jobs=${BENCH_HETERO_JOBS:-200000 1000000}
 evq_sizes=${BENCH_EVQ_SIZES:-1000 100000 10000000}
 traces=${TRACES:-../shared/traces}
 out=bench/out
@@ -161,7 +173,9 @@ for p in fifo best-fit fgd flux; do
 done
 
 # replay LABEL SCENARIO JOBS|auto GPUS POLICY|"" : R runs of fleetsim run;
-# one table row and one CSV row.  auto takes the job count from summary.json.
+# one table row and one CSV row (its section: $section).  auto takes the job
+# count from summary.json.
+section=replay
 replay() {
     local label=$1 scen=$2 jobs=$3 gpus=$4 policy=$5 i walls sims rss_max=0 note="" events=n/a
     local args=(run "$scen" -o "$tmp/run")
@@ -189,7 +203,7 @@ replay() {
     if [ -n "$note" ]; then
         [ "$jobs" = auto ] && jobs=n/a
         echo "| $label | ${policy:--} | $jobs | $gpus | $note | | | | | |"
-        row replay "$label" "$policy" "$jobs" "$gpus" "$runs" "" "" "" "" "" "" "" "$note"
+        row "$section" "$label" "$policy" "$jobs" "$gpus" "$runs" "" "" "" "" "" "" "" "$note"
         return
     fi
     local w s jps eps rss_mib bpj
@@ -204,7 +218,7 @@ replay() {
         rss_mib=n/a bpj=n/a
     fi
     echo "| $label | ${policy:--} | $jobs | $gpus | $w | $s | $(fmt_rate "$jps") | $(fmt_rate "$eps") | $rss_mib | $bpj |"
-    row replay "$label" "$policy" "$jobs" "$gpus" "$runs" "$w" "$s" "$jps" "$events" "$eps" "$rss_mib" "$bpj" ""
+    row "$section" "$label" "$policy" "$jobs" "$gpus" "$runs" "$w" "$s" "$jps" "$events" "$eps" "$rss_mib" "$bpj" ""
 }
 
 table_head() {
@@ -237,6 +251,73 @@ for jobs in 10000 100000 1000000; do
     done
 done
 echo
+
+# ---- 3b. overload and hetero ----------------------------------------------------
+
+# gen_scen JOBS GPUS [LOAD%]: the cached `fleetsim gen` scenario, its path on
+# stdout; rewritten when fleetsim or the throughput data is newer.
+gen_scen() {
+    local scen=$out/gen-j$1-g$2${3:+-l$3}.json
+    if ! [ -s "$scen" ] || [ "$built" -nt "$scen" ] || [ models/data/workloads.json -nt "$scen" ]; then
+        "$fleetsim" gen --jobs "$1" --gpus "$2" --seed 1 ${3:+--load "$3"} -o "$scen" >&2 || exit 1
+    fi
+    echo "$scen"
+}
+
+# Twice the default offered load (175 % of the fleet's throughput
+# capacity): the queue grows all run long, as on the under-provisioned
+# fleets the planner visits.  Every policy, each run under its own timeout.
+all_policies=$(awk -F': ' '/override the scenario.s policy:/ { print $2 }' <<<"$help")
+section=overload
+saved_limit=$limit_s
+limit_s=$overload_limit
+echo "## Overload: offered load 175 % (fleetsim gen --load 175), every policy"
+echo
+echo "Timeout per run: ${limit_s} s (BENCH_OVERLOAD_TIMEOUT)."
+echo
+table_head
+for jobs in $overload_jobs; do
+    scen=$(gen_scen "$jobs" "$overload_gpus" 175)
+    for p in $all_policies; do
+        replay "gen ${jobs} jobs / ${overload_gpus} GPUs, load 175 %" "$scen" "$jobs" "$overload_gpus" "$p"
+    done
+done
+echo
+# Each policy against fifo on the same scenario (a ratio cancels much of
+# the machine's load), and the growth from the smallest to the largest size
+# as an exponent: wall ~ jobs^k.
+awk -F, -v sizes="$overload_jobs" '$1 == "overload" && $7 != "" { w[$3 "," $4] = $7; pol[$3] = 1 }
+    END {
+        n = split(sizes, z, " ")
+        printf "| policy |"; for (i = 1; i <= n; i++) printf " %s jobs: / fifo |", z[i]; printf " growth k (wall ~ jobs^k) |\n"
+        printf "|---|"; for (i = 1; i <= n; i++) printf "---:|"; printf "---:|\n"
+        for (p in pol) {
+            printf "| %s |", p
+            for (i = 1; i <= n; i++) {
+                a = w[p "," z[i]]; f = w["fifo," z[i]]
+                if (a != "" && f > 0) printf " %.2f |", a / f; else printf " n/a |"
+            }
+            a = w[p "," z[1]]; b = w[p "," z[n]]
+            if (n > 1 && a > 0 && b > 0) printf " %.2f |\n", log(b / a) / log(z[n] / z[1]); else printf " n/a |\n"
+        }
+    }' "$csv" | { read -r h1; read -r h2; echo "$h1"; echo "$h2"; sort; }
+echo
+limit_s=$saved_limit
+
+# hetero at the default load: it used to queue most jobs for one type.
+section=hetero
+echo "## hetero at the default load (87.5 %)"
+echo
+table_head
+for jobs in $hetero_jobs; do
+    if [ -n "$max_jobs" ] && [ "$jobs" -gt "$max_jobs" ]; then
+        log "skipping hetero $jobs jobs (BENCH_MAX_JOBS=$max_jobs)"
+        continue
+    fi
+    replay "gen ${jobs} jobs / ${overload_gpus} GPUs" "$(gen_scen "$jobs" "$overload_gpus")" "$jobs" "$overload_gpus" hetero
+done
+echo
+section=replay
 
 # ---- 4. real traces ----------------------------------------------------------
 

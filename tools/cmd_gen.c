@@ -54,18 +54,21 @@ static const struct {
 #define GEN_DURATION_MEDIAN_S 3600.0
 #define GEN_DURATION_SIGMA 1.0
 #define GEN_DURATION_MAX_S 43200.0
-/* Offered load as a share of the fleet's throughput capacity. */
+/* Offered load as a share of the fleet's throughput capacity (--load
+ * overrides it, in percent from GEN_MIN_LOAD to GEN_MAX_LOAD). */
 #define GEN_TARGET_LOAD 0.875
+#define GEN_MIN_LOAD 1.0
+#define GEN_MAX_LOAD 1000.0
 
 static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim gen --jobs N --gpus G -o FILE.json [--seed S] [--policy NAME]\n"
-               "                    [--catalog FILE]\n\n"
+               "                    [--load PCT] [--catalog FILE]\n\n"
                "Write a synthetic scenario: about G GPUs in 8-GPU nodes, %d %% H100 SXM,\n"
                "%d %% H200 SXM, %d %% A100 SXM 80GB and %d %% RTX 4090 (whole nodes, at least\n"
                "one of each type from 32 GPUs), and a generated workload of N jobs of 1, 2,\n"
-               "4 or 8 GPUs arriving at a rate that offers %.1f %% of the fleet's throughput\n"
+               "4 or 8 GPUs arriving at a rate that offers %.1f %% (--load) of the fleet's throughput\n"
                "capacity (from the catalog's throughput model).  The run has no horizon: it\n"
                "ends when the last job does.  The same arguments always write the same file.\n\n"
                "  -n, --jobs N        number of jobs, 1..%lld\n"
@@ -78,10 +81,13 @@ static int usage(int code)
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i && i % 6 == 0 ? "\n                      " : " ", sched_policies[i]->name);
     fprintf(f, "\n"
+               "  -l, --load PCT      offered load in %% of the fleet's throughput capacity,\n"
+               "                      %g..%g (default %g; over 100 the queue grows: overload)\n"
                "  -o, --output FILE   the scenario file to write (its folder is created)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog whose throughput model sizes the rate\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
-               "  -h, --help          this help\n");
+               "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD);
     return code;
 }
 
@@ -205,7 +211,7 @@ static double fleet_capacity(const struct perf_model *pm, const long long count[
     return cap;
 }
 
-/* The arrival rate that offers GEN_TARGET_LOAD of capacity C.
+/* The arrival rate that offers load (a share) of capacity C.
  *
  * A job's work is gpus x duration reference GPU-seconds, so on average
  * E[gpus] x E[duration], with E[gpus] the weighted mean of size_mix and
@@ -218,7 +224,7 @@ static double fleet_capacity(const struct perf_model *pm, const long long count[
  * How busy the GPUs then are depends on the policy: one that fills the fast
  * types first holds less GPU time for the same work, and fifo's
  * head-of-line blocking leaves GPUs idle while a large job waits. */
-static double arrivals_per_hour(double capacity)
+static double arrivals_per_hour(double capacity, double load)
 {
     double wsum = 0, gsum = 0;
     for (size_t i = 0; i < FS_ARRAY_LEN(size_mix); i++) {
@@ -228,7 +234,7 @@ static double arrivals_per_hour(double capacity)
     double mean_gpus = gsum / wsum;
     double mean_s = truncated_lognormal_mean(GEN_DURATION_MEDIAN_S, GEN_DURATION_SIGMA,
                                              GEN_DURATION_MAX_S);
-    return 3600.0 * GEN_TARGET_LOAD * capacity / (mean_gpus * mean_s);
+    return 3600.0 * load * capacity / (mean_gpus * mean_s);
 }
 
 /* The catalog's throughput model must know every type of the mix and have a
@@ -251,21 +257,29 @@ static int check_models(const struct perf_model *pm, const char *catalog, int *r
 struct gen_opts {
     long long jobs, gpus;
     unsigned long long seed;
+    double load;         /* offered load, a fraction of capacity */
     const char *policy, *out, *catalog;
 };
 
 static void write_scenario(FILE *f, const struct gen_opts *o, const long long count[],
                            long long nodes, double rate)
 {
+    /* The default load is left out of the name and the command, so those
+     * read as they did before --load. */
+    char load[32] = "", arg[48] = "";
+    if (o->load != GEN_TARGET_LOAD) {
+        snprintf(load, sizeof load, "-l%g", 100 * o->load);
+        snprintf(arg, sizeof arg, " --load %g", 100 * o->load);
+    }
     fprintf(f, "{\n"
-               "  \"name\": \"gen-j%lld-g%lld-s%llu\",\n"
+               "  \"name\": \"gen-j%lld-g%lld-s%llu%s\",\n"
                "  \"description\": \"Synthetic: %lld jobs on %lld GPUs (%lld 8-GPU nodes), offered load "
                "%.1f %% of the fleet's throughput capacity. Written by fleetsim gen --jobs %lld "
-               "--gpus %lld --seed %llu.\",\n"
+               "--gpus %lld --seed %llu%s.\",\n"
                "  \"seed\": %llu,\n"
                "  \"fleet\": [",
-            o->jobs, o->gpus, o->seed, o->jobs, nodes * GEN_GPUS_PER_NODE, nodes,
-            100 * GEN_TARGET_LOAD, o->jobs, o->gpus, o->seed, o->seed);
+            o->jobs, o->gpus, o->seed, load, o->jobs, nodes * GEN_GPUS_PER_NODE, nodes,
+            100 * o->load, o->jobs, o->gpus, o->seed, arg, o->seed);
     const char *sep = "\n";
     for (size_t i = 0; i < FS_ARRAY_LEN(fleet_mix); i++) {
         if (!count[i])
@@ -312,7 +326,7 @@ static int generate(const struct gen_opts *o, struct fs_err *err)
     split_nodes(nodes, count);
     if ((rc = model_set_load(o->catalog, &ms, err)) || (rc = check_models(ms.perf, o->catalog, &ref, err)))
         goto done;
-    double rate = arrivals_per_hour(fleet_capacity(ms.perf, count, ref));
+    double rate = arrivals_per_hour(fleet_capacity(ms.perf, count, ref), o->load);
     if ((rc = out_open_path(&out, o->out, err)))
         goto done;
     write_scenario(out.f, o, count, nodes, rate);
@@ -328,17 +342,18 @@ const struct option gen_opts[] = {
     {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
     {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
-    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    {"load", required_argument, NULL, 'l'},   {"help", no_argument, NULL, 'h'},
+    CLI_OPT_MAX_OUTPUT,                       {NULL, 0, NULL, 0},
 };
 
 int cmd_gen(int argc, char **argv)
 {
     const struct option *opts = gen_opts;
-    struct gen_opts o = {.seed = 1, .policy = "best-fit"};
+    struct gen_opts o = {.seed = 1, .policy = "best-fit", .load = GEN_TARGET_LOAD};
     long long v;
     int c, rc;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":n:g:s:p:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":n:g:s:p:o:l:h", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
             if ((rc = parse_int("--jobs", optarg, 1, GEN_MAX_JOBS, &o.jobs)))
@@ -355,6 +370,21 @@ int cmd_gen(int argc, char **argv)
             o.seed = (unsigned long long)v;
             break;
         case 'p': o.policy = optarg; break;
+        case 'l': {
+            char *end;
+            double pct = strtod(optarg, &end);
+            if (end == optarg || *end || !(pct >= GEN_MIN_LOAD && pct <= GEN_MAX_LOAD)) {
+                fprintf(stderr, "fleetsim: gen: --load: \"%s\" is not a percentage from %g to %g\n",
+                        optarg, GEN_MIN_LOAD, GEN_MAX_LOAD);
+                return 64;
+            }
+            o.load = pct / 100;
+            break;
+        }
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("gen", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("gen", optarg, &o.out))
                 return 64;

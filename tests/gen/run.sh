@@ -11,6 +11,7 @@
 #    20,000 jobs the arrivals span about 12 simulated days, so the drain of
 #    the last long jobs, which no arrivals refill, weighs little; with 2,000
 #    the figure swings with the one job that ends last.)
+# 4. --load scales the arrival rate, and its default changes nothing.
 #
 # Usage: FLEETSIM=build/fleetsim tests/gen/run.sh   (from anywhere)
 set -uo pipefail
@@ -66,6 +67,25 @@ if "$fleetsim" gen --jobs 20000 --gpus 256 -o "$tmp/busy.json" &&
 else
     check "gen --jobs 20000 --gpus 256: fleetsim run accepts it" 1
 fi
+
+# 4. --load: the arrival rate is proportional to the offered load (175 %
+#    is twice the default 87.5 %, to the 6 digits the file keeps); the
+#    default written explicitly changes no byte; out of range is a usage
+#    error that writes nothing.
+"$fleetsim" gen --jobs 100 --gpus 64 -o "$tmp/l1.json" &&
+    "$fleetsim" gen --jobs 100 --gpus 64 --load 175 -o "$tmp/l2.json" &&
+    "$fleetsim" gen --jobs 100 --gpus 64 --load 87.5 -o "$tmp/l3.json"
+check "gen --load 175 and --load 87.5 write" $?
+r1=$(awk -F': ' '/arrivals_per_hour/ {gsub(/,/, "", $2); print $2}' "$tmp/l1.json")
+r2=$(awk -F': ' '/arrivals_per_hour/ {gsub(/,/, "", $2); print $2}' "$tmp/l2.json")
+awk -v a="${r1:-0}" -v b="${r2:-0}" 'BEGIN {d = b / a - 2; exit !(a > 0 && d < 2e-5 && d > -2e-5)}' # two 6-digit roundings
+check "--load 175: $r2 arrivals/h is twice the default's $r1" $?
+cmp -s "$tmp/l1.json" "$tmp/l3.json"
+check "--load 87.5 (the default): the same bytes as without --load" $?
+"$fleetsim" gen --jobs 100 --gpus 64 --load 0.5 -o "$tmp/l4.json" 2>/dev/null
+st=$?
+[ "$st" = 64 ] && ! [ -e "$tmp/l4.json" ]
+check "--load 0.5: exit 64 (got $st), nothing written" $?
 
 echo "gen: $passed passed, $failed failed"
 [ "$failed" = 0 ]
