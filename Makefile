@@ -53,7 +53,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
+.PHONY: backfill-figures all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 
 $(BUILD)/%.o: %.c
@@ -119,6 +119,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) METRIC_FLEETSIM=$(METRIC_FS) tests/metric/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/backfill/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/cli/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
@@ -191,6 +192,11 @@ live-check: $(FLEETSIM)
 # full run has been timed.
 valgrind: $(FLEETSIM) $(TESTS)
 	@FLEETSIM=$(FLEETSIM) TESTS="$(TESTS)" tests/valgrind/run.sh
+
+# docs/backfill.md's table: the HPC2N and NASA SWF logs under fifo and
+# backfill (about a minute; skipped without ../shared/traces).
+backfill-figures: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/backfill/figures.sh
 
 # Published results reproduced from ../shared/traces (skipped when absent).
 validate: $(FLEETSIM)

@@ -15,6 +15,11 @@
  *   team    "user<field 12>", else "group<field 13>", else
  *           reader_options.team or "swf"
  *   kind    batch
+ *           (measured: the log's run time already holds the job's
+ *           communication, so no multi-GPU scaling is applied again)
+ *   limit   requested time (field 9) when > 0: the estimate backfilling
+ *           plans with; not a hard limit (an SWF log records what ran, and
+ *           some jobs ran past their request)
  * Dropped and counted: a job whose submit time, run time or processors is
  * unknown (-1) or <= 0 (run time, processors), and a job asking more
  * processors than the header's "; MaxProcs: N" (the log's own machine size;
@@ -139,6 +144,9 @@ static int parse_job(const struct rd_row *r, char **f, int64_t max_procs,
     j->team = (uint16_t)t;
     j->gpus = (int32_t)procs;
     j->work = v[F_RUN] * procs;
+    j->measured = 1;
+    if (v[F_REQ_TIME] > 0 && fs_seconds_ok(v[F_REQ_TIME]))
+        j->limit = fs_from_seconds(v[F_REQ_TIME]);
     return 0;
 }
 

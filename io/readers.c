@@ -62,8 +62,15 @@ static const struct trace_reader gavel_reader = {
     .read = gavel_read,
 };
 
+static const struct trace_reader sacct_reader = {
+    .name = "sacct",
+    .summary = "Slurm accounting, sacct --parsable2 (JobID,Submit,Start,End,...,AllocTRES,...)",
+    .default_ref = SACCT_REF_DEFAULT,
+    .read = sacct_read,
+};
+
 const struct trace_reader *const trace_readers[] = {
-    &native_reader, &openb_reader, &philly_reader, &swf_reader, &gavel_reader, NULL,
+    &native_reader, &openb_reader, &philly_reader, &swf_reader, &sacct_reader, &gavel_reader, NULL,
 };
 
 const struct trace_reader *trace_reader_find(const char *name)

@@ -22,6 +22,10 @@
  * swf     Standard Workload Format (read_swf.c): processors as GPUs, work =
  *         run time x processors on the reference type (default
  *         a100-sxm-80), team = user<N> or group<N>, kind batch.
+ * sacct   Slurm accounting records, sacct --parsable2 (read_sacct.c): one
+ *         job per job record (steps, never-started and running jobs
+ *         dropped), GPUs and their type from AllocTRES or ReqTRES, work =
+ *         run time x GPUs on the mapped type, Timelimit a hard limit.
  * gavel   Gavel's simulator job list (read_gavel.c): id = line number from
  *         0, team = job type, gpus = scale factor, work = total steps (the
  *         reader's steps flag: the scenario's $.workload.job_types turns
@@ -44,6 +48,7 @@
 #define PHILLY_REF_DEFAULT "p100"
 #define SWF_REF_DEFAULT "a100-sxm-80"
 #define GAVEL_REF_DEFAULT "v100m16"
+#define SACCT_REF_DEFAULT "a100-sxm-80"
 
 /* How a trace's own names map onto the catalog. */
 struct reader_options {
@@ -51,6 +56,8 @@ struct reader_options {
                               that name no GPU (openb, philly, swf); -1 = the
                               format's default (trace_reader.default_ref) */
     const char *team;      /* team for rows without one; NULL = per format */
+    const char *gpu_map;   /* sacct: CSV slurm_type,catalog_type; NULL: none */
+    bool keep_cpu;         /* sacct: keep jobs without GPUs (else dropped) */
 };
 
 #define READER_MAX_DROPS 8
@@ -110,6 +117,9 @@ int gavel_read(const char *path, const struct reader_options *opt,
 int swf_read(const char *path, const struct reader_options *opt,
              const struct gpu_catalog *cat, struct workload *w,
              struct reader_stats *st, struct fs_err *err);
+int sacct_read(const char *path, const struct reader_options *opt,
+               const struct gpu_catalog *cat, struct workload *w,
+               struct reader_stats *st, struct fs_err *err);
 
 /* The catalog type of an openb GPU model name ("V100M32", "g2"; case does
  * not matter), or -1. */

@@ -16,7 +16,8 @@
 
 /* The native job CSV's header, and its optional column groups
  * (io/workload.c). */
-extern const char workload_native_header[], workload_spec_header[], workload_share_header[];
+extern const char workload_native_header[], workload_spec_header[], workload_share_header[],
+    workload_limit_header[];
 
 #define RD_LINE_LIMIT (64 * 1024)  /* bytes in a line, without its CR LF */
 #define RD_MAX_ROWS 10000000LL     /* data rows in one trace */

@@ -195,7 +195,8 @@ static int load_job_types(struct ctx *c, const cJSON *jt)
 
 static int load_workload(struct ctx *c, const cJSON *root)
 {
-    static const char *const keys[] = {"trace", "format", "reference_gpu", "generator", "job_types", NULL};
+    static const char *const keys[] = {"trace", "format", "reference_gpu", "generator", "job_types",
+                                       "gpu_map", "keep_cpu_jobs", NULL};
     const cJSON *wl = NULL, *gen = NULL;
     const char *trace = NULL, *format = "native";
     int rc;
@@ -226,15 +227,28 @@ static int load_workload(struct ctx *c, const cJSON *root)
                        c->file, format, trace_reader_names(names, sizeof names));
     }
     struct reader_options ro = {.ref_type = -1};
-    if ((rc = load_reference_gpu(c, wl, rd, &ro.ref_type)))
+    const char *gpu_map = NULL;
+    const cJSON *keep = cJSON_GetObjectItemCaseSensitive(wl, "keep_cpu_jobs");
+    if ((rc = load_reference_gpu(c, wl, rd, &ro.ref_type)) ||
+        (rc = json_string(wl, "gpu_map", false, &gpu_map, c->file, "$.workload", c->err)))
         return rc;
+    if (keep && !cJSON_IsBool(keep))
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload.keep_cpu_jobs: want true or false", c->file);
+    ro.keep_cpu = cJSON_IsTrue(keep);
+    if ((gpu_map || keep) && strcmp(rd->name, "sacct"))
+        return fs_fail(c->err, FS_EDATA, "%s: $.workload: gpu_map and keep_cpu_jobs are for a "
+                       "sacct trace, not %s", c->file, rd->name);
     if (rd->steps && !jt)
         return fs_fail(c->err, FS_EDATA, "%s: $.workload: a %s trace counts work in steps of each "
                        "job's type; give $.workload.job_types, the table of their throughputs",
                        c->file, rd->name);
     c->steps = rd->steps;
     c->sc->workload_source = scenario_relative_to(c->file, trace);
-    return rd->read(c->sc->workload_source, &ro, c->sc->cat, &c->sc->wl, NULL, c->err);
+    char *map = gpu_map ? scenario_relative_to(c->file, gpu_map) : NULL;
+    ro.gpu_map = map;
+    rc = rd->read(c->sc->workload_source, &ro, c->sc->cat, &c->sc->wl, NULL, c->err);
+    free(map);
+    return rc;
 }
 
 /* An unknown policy: a usage error when it came from the command line. */

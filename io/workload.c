@@ -18,14 +18,15 @@ const char workload_native_header[] =
  * a model spec, and GPU sharing with host resources. */
 const char workload_spec_header[] = ",model_params_b,tokens,method";
 const char workload_share_header[] = ",gpu_milli,cpu_milli,mem_mib";
+const char workload_limit_header[] = ",time_limit_s,kill_at_limit,measured";
 
 enum { COL_ID, COL_SUBMIT, COL_KIND, COL_TEAM, COL_GPUS, COL_MEM, COL_ALLOWED,
        COL_WORK, COL_REF, NCOLS_BASE, COL_PARAMS = NCOLS_BASE, COL_TOKENS, COL_METHOD,
-       COL_MILLI, COL_CPU, COL_HOSTMEM, NCOLS };
+       COL_MILLI, COL_CPU, COL_HOSTMEM, COL_LIMIT, COL_KILL, COL_MEASURED, NCOLS };
 static const char *const col_names[NCOLS] = {
     "id", "submit_s", "kind", "team", "gpus", "gpu_mem_gb", "allowed_types",
     "work_gpu_s", "ref_type", "model_params_b", "tokens", "method",
-    "gpu_milli", "cpu_milli", "mem_mib",
+    "gpu_milli", "cpu_milli", "mem_mib", "time_limit_s", "kill_at_limit", "measured",
 };
 
 #define GPUS_LIMIT 100000
@@ -359,6 +360,34 @@ static int parse_share(const struct row *r, char **f, struct job *j)
     return 0;
 }
 
+/* The optional replay columns: time_limit_s > 0 or empty (none),
+ * kill_at_limit 0, 1 or empty (0; 1 needs a limit), measured 0, 1 or empty
+ * (0). */
+static int parse_limit(const struct row *r, char **f, struct job *j)
+{
+    double lim = 0;
+    int64_t kill = 0, measured = 0;
+    int rc;
+    if (*f[COL_LIMIT] && (rc = parse_double(r, COL_LIMIT, f[COL_LIMIT], &lim)) < 0)
+        return rc;
+    if (*f[COL_LIMIT] && !(lim > 0 && fs_seconds_ok(lim)))
+        return row_fail(r, COL_LIMIT, "must be > 0 seconds (or empty: none), got %s", f[COL_LIMIT]);
+    if (*f[COL_KILL] && (rc = parse_int(r, COL_KILL, f[COL_KILL], &kill)) < 0)
+        return rc;
+    if (kill != 0 && kill != 1)
+        return row_fail(r, COL_KILL, "must be 0 or 1, got %s", f[COL_KILL]);
+    if (kill && !*f[COL_LIMIT])
+        return row_fail(r, COL_KILL, "1 needs a time_limit_s");
+    if (*f[COL_MEASURED] && (rc = parse_int(r, COL_MEASURED, f[COL_MEASURED], &measured)) < 0)
+        return rc;
+    if (measured != 0 && measured != 1)
+        return row_fail(r, COL_MEASURED, "must be 0 or 1, got %s", f[COL_MEASURED]);
+    j->measured = (uint8_t)measured;
+    j->limit = *f[COL_LIMIT] ? fs_from_seconds(lim) : 0;
+    j->kill_at_limit = (uint8_t)kill;
+    return 0;
+}
+
 /* Parse one record's fields (by_pos[0..nf), in file order) into j. */
 static int parse_row(const struct row *r, char **by_pos, int nf, struct workload *w, struct job *j)
 {
@@ -381,6 +410,7 @@ static int parse_row(const struct row *r, char **by_pos, int nf, struct workload
         (rc = parse_allowed(r, f[COL_ALLOWED], &j->allowed)) < 0 ||
         (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0 ||
         (rc = parse_spec(r, f, j)) < 0 || (rc = parse_share(r, f, j)) < 0 ||
+        (rc = parse_limit(r, f, j)) < 0 ||
         ((*f[COL_WORK] || j->tokens <= 0) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
         return rc;
     if (submit < 0)
@@ -451,18 +481,20 @@ static int check_ids(const struct workload *w, size_t n0, const long long *lines
  * groups. */
 static int map_columns(struct row *r, const char *tail)
 {
-    static const char *const groups[] = {workload_spec_header, workload_share_header};
-    static const int first[] = {COL_PARAMS, COL_MILLI};
+    static const char *const groups[] = {workload_spec_header, workload_share_header,
+                                         workload_limit_header};
+    static const int first[] = {COL_PARAMS, COL_MILLI, COL_LIMIT}, size[] = {3, 3, 3};
+    enum { NGROUPS = 3 };
     for (int c = 0; c < NCOLS; c++)
         r->pos[c] = c < NCOLS_BASE ? c : -1;
     r->ncols = NCOLS_BASE;
     while (*tail) {
         size_t g = 0;
-        while (g < 2 && strncmp(tail, groups[g], strlen(groups[g])) != 0)
+        while (g < NGROUPS && strncmp(tail, groups[g], strlen(groups[g])) != 0)
             g++;
-        if (g == 2 || r->pos[first[g]] >= 0)
+        if (g == NGROUPS || r->pos[first[g]] >= 0)
             return -1;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < size[g]; k++)
             r->pos[first[g] + k] = r->ncols++;
         tail += strlen(groups[g]);
     }
@@ -482,7 +514,8 @@ static int read_header(struct rd_lines *in, const char *path, struct row *r, str
     size_t base = sizeof workload_native_header - 1;
     if (strncmp(s, workload_native_header, base) != 0 || map_columns(r, s + base) != 0)
         return fs_fail(err, FS_EDATA, "%s:1: bad header; expected \"%s\" (optionally followed by "
-                       "\"%s\" and/or \"%s\")", path, workload_native_header, workload_spec_header, workload_share_header);
+                       "any of \"%s\", \"%s\", \"%s\")", path, workload_native_header,
+                       workload_spec_header, workload_share_header, workload_limit_header);
     return 0;
 }
 

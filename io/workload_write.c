@@ -31,14 +31,16 @@ static void fmt_types(char *buf, size_t size, uint64_t allowed, const struct gpu
 int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat)
 {
     char mem[32], work[32], params[32], tokens[32], types[GPU_MAX_TYPES * GPU_NAME_MAX];
-    bool spec = false, share = false;
+    char limit[32];
+    bool spec = false, share = false, limits = false;
     for (size_t i = 0; i < w->n; i++) {
         const struct job *j = &w->jobs[i];
         spec |= j->params_b > 0;
+        limits |= j->limit > 0 || j->measured;
         share |= j->gpus == 0 || j->milli < GPU_MILLI || j->cpu_milli > 0 || j->mem_mib > 0;
     }
-    int bad = fprintf(f, "%s%s%s\n", workload_native_header, spec ? workload_spec_header : "",
-                      share ? workload_share_header : "") < 0;
+    int bad = fprintf(f, "%s%s%s%s\n", workload_native_header, spec ? workload_spec_header : "",
+                      share ? workload_share_header : "", limits ? workload_limit_header : "") < 0;
     for (size_t i = 0; i < w->n && !bad; i++) {
         const struct job *j = &w->jobs[i];
         if (fs_poll(i))
@@ -69,6 +71,11 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
             bad |= fputs(",,,", f) < 0;
         if (share)
             bad |= fprintf(f, ",%" PRId32 ",%" PRId32 ",%" PRId32, j->milli, j->cpu_milli, j->mem_mib) < 0;
+        if (limits) {
+            fmt_double(limit, sizeof limit, fs_to_seconds(j->limit));
+            bad |= fprintf(f, ",%s,%s,%s", j->limit > 0 ? limit : "",
+                           j->kill_at_limit ? "1" : "", j->measured ? "1" : "") < 0;
+        }
         bad |= fputc('\n', f) == EOF;
     }
     if (fflush(f) != 0 || ferror(f))

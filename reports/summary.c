@@ -25,6 +25,8 @@ static void count_states(const struct sim *s, struct run_stats *st)
         case JOB_RUNNING: st->running++; break;
         case JOB_DONE: st->completed++; break;
         }
+        st->timed_out += s->jobs[i].timed_out;
+        st->limits |= s->jobs[i].kill_at_limit && s->jobs[i].limit > 0;
     }
     st->submitted = s->sc->nbatch - st->future;
 }
@@ -239,6 +241,8 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     add_num(jobs, "total", (double)s->sc->nbatch);
     add_num(jobs, "submitted", (double)st->submitted);
     add_num(jobs, "completed", (double)st->completed);
+    if (st->limits) /* only where the trace gives hard limits */
+        add_num(jobs, "timed_out", (double)st->timed_out);
     add_num(jobs, "queued", (double)st->queued);
     add_num(jobs, "running", (double)st->running);
     add_num(jobs, "not_submitted", (double)st->future);
@@ -329,7 +333,7 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         csv_time(f, j->start >= 0 ? j->start - j->submit : -1);
         csv_time(f, j->end >= 0 ? job_ran(j, j->end) : -1); /* all segments */
         csv_time(f, j->end >= 0 ? j->end - j->submit : -1);
-        fprintf(f, ",%s,", state_names[j->state]);
+        fprintf(f, ",%s,", j->timed_out ? "timed_out" : state_names[j->state]);
         csv_put(f, j->model ? s->sc->wl.models[j->model - 1] : "");
         fprintf(f, ",%s,%.6g\n", j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "",
                 j->gpu_mem_gb);
@@ -345,6 +349,9 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
             s->cl->nnodes, st->window_s / 86400);
     fprintf(f, "  jobs         %zu in the workload, %zu submitted: %zu completed, %zu running, %zu queued at "
                "the end\n", sc->nbatch, st->submitted, st->completed, st->running, st->queued);
+    if (st->limits)
+        fprintf(f, "               %zu of the completed ended at their time limit (killed)\n",
+                st->timed_out);
     fprintf(f, "  utilization  %.1f %% of GPU time allocated (", 100 * st->utilization);
     const char *sep = "";
     for (int t = 0; t < sc->cat->n; t++) {

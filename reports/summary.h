@@ -24,6 +24,8 @@
 
 struct run_stats {
     size_t submitted, completed, queued, running, future;
+    size_t timed_out;       /* of completed: ended at their hard time limit */
+    bool limits;            /* some job has a hard limit (job.h kill_at_limit) */
     size_t not_started;              /* submitted, never started */
     size_t nwait, njct;
     double wait_mean, wait_p50, wait_p95, wait_p99, wait_max;

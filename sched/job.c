@@ -57,6 +57,7 @@ void job_reset_placement(struct job *j)
     j->seg = -1;
     j->ran = 0;
     j->evicted = 0;
+    j->timed_out = 0;
 }
 
 static const char *const class_names[JOB_CLASS_COUNT] = {"best-effort", "standard", "latency"};

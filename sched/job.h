@@ -73,6 +73,17 @@ struct job {
     uint8_t urgent;      /* a replica submitted while its service is short of
                             capacity: it may preempt (sched/preempt.c) */
     uint32_t qseq;       /* while queued: submissions before it (sched.c) */
+    /* The trace's run-time limit (SWF requested time, Slurm Timelimit):
+     * the estimate backfilling plans with (0: none given; sched/backfill.c
+     * then estimates), and, when kill_at_limit, a hard limit: the engine
+     * ends the job at it (timed_out set) as the trace's scheduler did. */
+    fs_time limit;
+    uint8_t kill_at_limit;
+    uint8_t timed_out;
+    /* work is a measured run time x GPUs (an SWF or Slurm log): the run
+     * already paid its multi-GPU communication, so the engine does not
+     * apply the throughput model's scaling (models/perf.h) again. */
+    uint8_t measured;
 
     /* Placement, set by the scheduler when the job starts. */
     int32_t type;        /* catalog index, -1 before placement */

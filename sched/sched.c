@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backfill.h"
 #include "plugin.h"
 #include "policies/policies.h"
 #include "queue.h"
@@ -12,6 +13,7 @@ static void remove_queued(struct sched *s, struct job *j);
 
 const struct sched_policy *const sched_policies[] = {
     &sched_policy_fifo,
+    &sched_policy_backfill,
     &sched_policy_best_fit,
     &sched_policy_spread,
     &sched_policy_random,
@@ -116,6 +118,7 @@ void sched_fini(struct sched *s)
     free(s->rank);
     free(s->owner);
     free(s->pending);
+    backfill_free(&s->bf);
     *s = (struct sched){0};
 }
 
@@ -362,6 +365,21 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
         s->policy->on_job(s->ctx, s->cl, j, true);
 }
 
+/* Does placing j at ch keep the backfill reservation (when one holds)? */
+static bool keeps_reservation(struct sched *s, const struct job *j, const struct choice *ch)
+{
+    if (!s->bf.active || j == s->bf.head)
+        return true;
+    int32_t size = s->cl->types[ch->type].max_gpus;
+    if (j->gpus <= size)
+        return backfill_allows(s, &s->bf, j, ch->type, &ch->node, 1);
+    int32_t m = j->gpus / size, *nodes = xmalloc((size_t)m * sizeof *nodes);
+    gang_nodes(s, j, ch->type, nodes, m); /* the nodes take() will use */
+    bool ok = backfill_allows(s, &s->bf, j, ch->type, nodes, m);
+    free(nodes);
+    return ok;
+}
+
 /* Place j now if the policy finds room.  RET: true if placed. */
 static bool try_place(struct sched *s, struct job *j)
 {
@@ -380,7 +398,7 @@ static bool try_place(struct sched *s, struct job *j)
         else if (!s->pods)
             choose_gang(s, j, t, &best);
     }
-    if (best.node < 0)
+    if (best.node < 0 || !keeps_reservation(s, j, &best))
         return false;
     take(s, j, &best);
     j->state = JOB_RUNNING;
@@ -533,6 +551,38 @@ static size_t scan_classes(struct sched *s, void (*started)(void *, struct job *
     return nstarted;
 }
 
+static bool collect(void *ctx, const struct job *j)
+{
+    struct sched *s = ctx;
+    xgrow(&s->bf.queued, &s->bf.queued_cap, s->bf.nqueued + 1, sizeof *s->bf.queued);
+    s->bf.queued[s->bf.nqueued++] = (struct job *)j;
+    return true;
+}
+
+/* EASY backfilling (sched/backfill.c): every queued job in queue order,
+ * each judged on its own (its estimate decides, not only its class); the
+ * first that cannot start gets the reservation. */
+static size_t scan_backfill(struct sched *s, void (*started)(void *, struct job *), void *ctx)
+{
+    size_t nstarted = 0;
+    s->bf.nqueued = 0;
+    squeue_each(s, collect, s);
+    for (size_t k = 0; k < s->bf.nqueued; k++) {
+        struct job *j = s->bf.queued[k];
+        if (start(s, j)) {
+            remove_queued(s, j);
+            nstarted++;
+            started(ctx, j);
+        } else if (!s->bf.head) {
+            backfill_reserve(s, &s->bf, j);
+        }
+    }
+    s->bf.active = false;
+    s->bf.head = NULL;
+    squeue_end(s);
+    return nstarted;
+}
+
 /* Nothing was freed since the last cycle, so only the fresh jobs can start
  * (every older job already failed against at least this much room), in
  * the order they came; a class whose job fails sleeps, so the rest of it
@@ -563,7 +613,8 @@ size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), v
      * no class woken, only the fresh jobs need a look. */
     s->scanning = true;
     bool woke = wake_classes(s) > 0;
-    size_t n = s->freed || woke || s->policy->strict_order ? scan_classes(s, started, ctx)
+    size_t n = s->policy->backfill ? scan_backfill(s, started, ctx)
+               : s->freed || woke || s->policy->strict_order ? scan_classes(s, started, ctx)
                                                            : scan_fresh(s, started, ctx);
     s->scanning = false;
     s->freed = false;

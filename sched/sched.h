@@ -78,6 +78,20 @@ enum sched_ties {
                               fgd.sh, sched/policies/policies.h) */
 };
 
+/* EASY backfilling's reservation for the head of the queue
+ * (sched/backfill.c), made afresh in each queue scan. */
+struct backfill {
+    bool active;             /* a reservation holds during this scan */
+    const struct job *head;  /* the job it is for */
+    int32_t type;            /* the GPU type reserved */
+    fs_time shadow;          /* when the head is expected to start */
+    int32_t *future;         /* per node: whole GPUs free at the shadow
+                                time, less what backfilled jobs keep */
+    bool usable[GPU_MAX_TYPES]; /* types the head may run on */
+    struct job **queued;     /* the scan's jobs, in queue order */
+    size_t nqueued, queued_cap;
+};
+
 /* The allocations of the round-based policies (sched/alloc.h). */
 enum sched_rounds { SCHED_ROUNDS_NONE, SCHED_ROUNDS_LAS, SCHED_ROUNDS_GAVEL_LAS, SCHED_ROUNDS_FIFO,
                     SCHED_ROUNDS_GAVEL_FIFO };
@@ -88,6 +102,10 @@ struct sched_policy {
     /* Strict order: when the first job in queue order cannot start, nothing
      * behind it may start (no skipping ahead). */
     bool strict_order;
+    /* EASY backfilling (sched/backfill.c): when the first job in queue
+     * order cannot start it gets a reservation, and a job behind it starts
+     * only where that does not delay it. */
+    bool backfill;
     bool first_in_bucket_wins;
     uint8_t ties;            /* enum sched_ties */
     /* The filter and score judge single-node placements only (the FGD
@@ -189,6 +207,7 @@ struct sched {
     bool scanning, rescan;
     fs_time last_consolidation;
     uint64_t preemptions, migrations;
+    struct backfill bf;              /* policy->backfill only */
 };
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p);

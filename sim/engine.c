@@ -172,6 +172,16 @@ double sim_remaining(const struct sim *s, size_t i)
     return left > 0 ? left : 0;
 }
 
+/* When job i must end at its hard limit (job.h), or FS_TIME_MAX. */
+static fs_time limit_at(const struct sim *s, size_t i)
+{
+    const struct job *j = &s->jobs[i];
+    if (!j->kill_at_limit || j->limit <= 0 || j->svc)
+        return FS_TIME_MAX;
+    fs_time left = j->limit - j->ran;
+    return left > FS_TIME_MAX - j->seg ? FS_TIME_MAX : j->seg + left;
+}
+
 void sim_set_rate(struct sim *s, size_t i, double rate)
 {
     struct sim_progress *p = &s->prog[i];
@@ -188,6 +198,10 @@ void sim_set_rate(struct sim *s, size_t i, double rate)
         double us = fmax(ceil(p->remaining / rate * (double)FS_USEC), 1);
         fs_time at = us < 4e18 && (fs_time)us < FS_TIME_MAX - s->now ? s->now + (fs_time)us
                                                                      : FS_TIME_MAX;
+        fs_time kill = limit_at(s, i);
+        p->timeout = kill < at;
+        if (p->timeout)
+            at = kill > s->now ? kill : s->now;
         p->done = evq_push(&s->q, at, EV_FINISH, (int32_t)i);
     }
 }
@@ -204,7 +218,8 @@ static void start_progress(struct sim *s, size_t i)
     /* A CPU-only job's work is its run time in seconds. */
     double rate = j->gpus == 0 ? 1
                   : j->gpus * perf_relative(sc->perf, j->workload, j->type, j->ref_type) *
-                        perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes) * speed;
+                        (j->measured ? 1 : perf_scaling(sc->perf, j->workload, j->type, j->gpus, j->nnodes)) *
+                        speed;
     if (j->svc)
         rate = 0; /* a service replica runs until it is stopped */
     /* A resumed job keeps what it had saved and first reloads: restart_s
@@ -256,6 +271,10 @@ void sim_stop(struct sim *s, size_t i)
 
 static void on_finish(struct sim *s, size_t i)
 {
+    if (s->prog[i].timeout) {
+        s->jobs[i].timed_out = 1;
+        s->ntimedout++;
+    }
     s->prog[i].remaining = 0;
     s->ndone++;
     sim_stop(s, i);

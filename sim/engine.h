@@ -56,6 +56,8 @@ struct sim_progress {
     double base;         /* remaining work when this segment began, before
                             the reload (see sim_evict) */
     double reload;       /* seconds this segment spends reloading first */
+    bool timeout;        /* the completion event is the job's hard limit
+                            (job.h kill_at_limit), before its work is done */
 };
 
 #define SIM_MAX_OBSERVERS 8
@@ -77,6 +79,7 @@ struct sim {
     struct fs_err stop;           /* code != 0: an observer ended the run
                                      early (sim_fail), saying why */
     size_t nqueued, nrunning, ndone;
+    size_t ntimedout;             /* of ndone: ended at their hard limit */
     uint64_t events;
     /* Preemption: jobs evicted, and the GPU-seconds it cost: work redone
      * since the last checkpoint plus the restarts' reload time. */

@@ -547,7 +547,7 @@ static void test_scenario_formats(void)
         {"\"format\": \"native\", \"reference_gpu\": \"t4\"", FS_EDATA,
          "$.workload.reference_gpu: a native trace names the reference type on every row"},
         {"\"format\": \"alibaba\"", FS_EDATA,
-         "$.workload.format: unknown trace format \"alibaba\" (native, openb, philly, swf, gavel)"},
+         "$.workload.format: unknown trace format \"alibaba\" (native, openb, philly, swf, sacct, gavel)"},
         {"\"format\": \"swf\"", FS_EDATA, ":1: expected 18 whitespace-separated fields"},
         {"\"format\": \"philly\", \"reference_gpus\": \"t4\"", FS_EDATA,
          "unknown key \"reference_gpus\"; did you mean \"reference_gpu\"?"},

@@ -89,7 +89,7 @@ static void test_registry(void)
     CU_ASSERT_PTR_NOT_NULL(sched_policy_find("spread"));
     CU_ASSERT_PTR_NULL(sched_policy_find("fiffo"));
     static const char *const want[] = {
-        "fifo", "best-fit", "spread", "random", "dotprod", "gpu-packing", "gpu-clustering",
+        "fifo", "backfill", "best-fit", "spread", "random", "dotprod", "gpu-packing", "gpu-clustering",
         "best-fit-share", "fgd", "hetero", "hetero-watt", "flux", "flux-no-route", "flux-no-pack",
         "flux-no-power", "flux-no-consolidate", "flux-no-preempt", "flux-no-failover", "las",
         "gavel-las", "ts-fifo", "gavel-fifo"};

@@ -55,7 +55,8 @@ size_t count_diffs(const struct workload *a, const struct workload *b)
              x->start != y->start || x->end != y->end || x->method != y->method ||
              memcmp(&x->params_b, &y->params_b, sizeof(double)) ||
              memcmp(&x->tokens, &y->tokens, sizeof(double)) || x->milli != y->milli ||
-             x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib;
+             x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib ||
+             x->limit != y->limit || x->kill_at_limit != y->kill_at_limit || x->measured != y->measured;
     }
     return d;
 }

@@ -20,7 +20,8 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim import FORMAT IN -o OUT [--reference-gpu NAME] [--team NAME]\n"
-               "                       [--bin-s S] [--job-types FILE] [--catalog FILE] [--quiet]\n\n"
+               "                       [--bin-s S] [--job-types FILE] [--gpu-map FILE]\n"
+               "                       [--keep-cpu-jobs] [--catalog FILE] [--quiet]\n\n"
                "Convert the trace IN to fleetsim's native job CSV (scenarios/README.md), or an\n"
                "Azure LLM request trace to a demand curve CSV (time_s,prompt_tokens,output_tokens).\n"
                "OUT is written whole or not at all.  A summary (rows, jobs, dropped rows by\n"
@@ -44,6 +45,9 @@ static int usage(int code)
                "                          steps per second (v100, p100, k80 as v100m16, p100,\n"
                "                          k80) turn the trace's steps into GPU-seconds\n"
                "  -b, --bin-s S           demand-curve bin width, seconds (%s; default 60)\n"
+               "  -m, --gpu-map FILE      sacct: CSV slurm_type,catalog_type mapping Slurm's GPU\n"
+               "                          types (gres/gpu:TYPE) to catalog types\n"
+               "      --keep-cpu-jobs     sacct: keep jobs without GPUs (default: dropped)\n"
                "      --catalog FILE      GPU catalog (default: $FLEETSIM_DATA/gpus.json or the\n"
                "                          shipped one)\n"
                "  -q, --quiet             no summary\n"
@@ -52,9 +56,9 @@ static int usage(int code)
 }
 
 struct import_opts {
-    const char *format, *in, *out, *ref, *team, *catalog, *job_types;
+    const char *format, *in, *out, *ref, *team, *catalog, *job_types, *gpu_map;
     double bin_s;
-    bool has_bin, quiet;
+    bool has_bin, quiet, keep_cpu;
 };
 
 /* ---- output ------------------------------------------------------------- */
@@ -145,7 +149,8 @@ static int import_jobs(const struct import_opts *o, const struct trace_reader *r
     int rc = gpu_catalog_load(o->catalog, &cat, err);
     if (rc)
         return rc;
-    struct reader_options ro = {.ref_type = -1, .team = o->team};
+    struct reader_options ro = {.ref_type = -1, .team = o->team, .gpu_map = o->gpu_map,
+                                .keep_cpu = o->keep_cpu};
     if (o->ref && (ro.ref_type = gpu_catalog_find(cat, o->ref)) < 0) {
         const char *hint = fs_suggest(o->ref, cat->names, (size_t)cat->n);
         rc = fs_fail(err, FS_EUSAGE, "--reference-gpu: unknown GPU type \"%s\"%s%s%s", o->ref,
@@ -208,6 +213,7 @@ const struct option import_opts[] = {
     {"output", required_argument, NULL, 'o'}, {"reference-gpu", required_argument, NULL, 'r'},
     {"team", required_argument, NULL, 't'},   {"bin-s", required_argument, NULL, 'b'},
     {"catalog", required_argument, NULL, 'c'}, {"job-types", required_argument, NULL, 'J'},
+    {"gpu-map", required_argument, NULL, 'm'}, {"keep-cpu-jobs", no_argument, NULL, 'K'},
     {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
     CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
 };
@@ -218,7 +224,7 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
     const struct option *opts = import_opts;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:r:t:b:J:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:r:t:b:J:m:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
         case CLI_MAX_OUTPUT:
@@ -240,6 +246,8 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
             break;
         case 'c': o->catalog = optarg; break;
         case 'J': o->job_types = optarg; break;
+        case 'm': o->gpu_map = optarg; break;
+        case 'K': o->keep_cpu = true; break;
         case 'q': o->quiet = true; break;
         case 'h': return usage(0);
         case ':': return bad_usage("option %s needs a value", argv[optind - 1]);

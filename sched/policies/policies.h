@@ -19,6 +19,7 @@
 #include "../sched.h"
 
 extern const struct sched_policy sched_policy_fifo;
+extern const struct sched_policy sched_policy_backfill;
 extern const struct sched_policy sched_policy_best_fit;
 extern const struct sched_policy sched_policy_spread;
 extern const struct sched_policy sched_policy_random;
