@@ -23,10 +23,23 @@ int cmd_gen(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+
+/* The subcommands, NULL-terminated: fleetsim --help, the man pages
+ * (tools/mkman.sh) and the completion scripts are made from this table. */
+struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const struct option *opts;
+    const char *summary;
+};
+extern const struct cli_command cli_commands[];
 
 /* Each subcommand's options (completion and suggestions read them). */
 extern const struct option run_opts[], compare_opts[], sweep_opts[], regress_opts[], calibrate_opts[],
-    import_opts[], models_opts[], gen_opts[], plan_opts[], fill_opts[], serve_opts[], validate_opts[];
+    import_opts[], models_opts[], gen_opts[], plan_opts[], fill_opts[], serve_opts[], validate_opts[],
+    completion_opts[];
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);
@@ -35,6 +48,11 @@ int cli_fail(const struct fs_err *err);
  * else the build tree's models/data/gpus.json or the installed
  * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
 const char *cli_default_catalog(void);
+
+/* The scenario schema: the build tree's schema/scenario.schema.json or the
+ * installed share/fleetsim/scenario.schema.json next to the executable.
+ * RET: a path (static). */
+const char *cli_default_schema(void);
 
 /* -o PATH into *out for the subcommand cmd.  RET: 0, or 64 with the
  * message printed when PATH is empty (an unset $OUTDIR). */

@@ -21,7 +21,9 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-live]
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
   libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
-  test), gnuplot-nox
+  test), gnuplot-nox, and for the CLI tests man-db (man -l renders the man
+  pages), zsh (its completion loads) and python3-jsonschema (cross-checks
+  the scenario schema)
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -66,7 +68,8 @@ for arg in "$@"; do
     esac
 done
 
-packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox)
+packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox
+    man-db zsh python3-jsonschema)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi
