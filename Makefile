@@ -5,6 +5,7 @@
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
+INCLUDEDIR ?= $(PREFIX)/include
 MANDIR   ?= $(PREFIX)/share/man
 DOCDIR   ?= $(PREFIX)/share/doc/fleetsim
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -41,7 +42,7 @@ ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
               $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
-LIBS        = $(PKG_LIBS) -lglpk -lm
+LIBS        = $(PKG_LIBS) -lglpk -ldl -lm
 
 LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)
@@ -56,7 +57,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: all man completion check demo deps install uninstall clean unit-tests validate compare browser-test regress ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
+.PHONY: all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS) man completion
 
 # The man pages, from the --help texts (tools/mkman.sh), and the shell
@@ -138,6 +139,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS) $(MAN_STAMP) $(COMPLETION)
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) MANDIR=$(BUILD)/man COMPLETIONDIR=$(BUILD)/completion tests/cli/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
 
@@ -174,12 +176,18 @@ ablation: $(FLEETSIM)
 regress: $(FLEETSIM)
 	$(FLEETSIM) regress scenarios/suite --baseline scenarios/regress-baseline.json $(if $(UPDATE),--update)
 
+# The gate's false-alarm rate on 20 unchanged reruns with fresh seeds, and
+# how often it catches fifo for best-fit (docs/regress.md; many minutes).
+regress-false-alarm: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) tests/regress/false-alarm.sh
+
 # The reports opened in headless Chromium: every chart decodes and is not
 # blank (tests/browser/run.sh; skips when Chromium is absent).
 browser-test: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/browser/run.sh
 
-# fleetsim sweep under mpirun (tests/sweep/mpi.sh): the MPI build
+# fleetsim sweep and regress under mpirun (tests/sweep/mpi.sh,
+# tests/regress/mpi.sh): the MPI build
 # (MPI=1, build-mpi/) on 2 and 4 ranks writes the bytes -j 1 writes.
 # Needs Open MPI: tools/install-deps.sh --with-mpi.
 sweep-mpi-check:
@@ -187,6 +195,7 @@ sweep-mpi-check:
 	  { echo "sweep-mpi-check: needs mpicc and mpirun (tools/install-deps.sh --with-mpi)"; exit 1; }
 	@$(MAKE) --no-print-directory MPI=1 BUILD=build-mpi build-mpi/fleetsim
 	FLEETSIM=build-mpi/fleetsim tests/sweep/mpi.sh
+	FLEETSIM=build-mpi/fleetsim tests/regress/mpi.sh
 
 # fleetsim serve behind the FGD authors' kube-scheduler simulator, side by
 # side with its own FGD plugins and fleetsim fill (tests/live/run.sh; skips,
@@ -201,8 +210,9 @@ validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
 # The program, its data and schema, the example scenarios (DATADIR/scenarios),
-# the man pages, the completion scripts and the documentation (DOCDIR).
-install: $(FLEETSIM) $(MAN_STAMP) $(COMPLETION)
+# the man pages, the completion scripts, the documentation (DOCDIR) and the
+# plugin header (install-headers).
+install: $(FLEETSIM) $(MAN_STAMP) $(COMPLETION) install-headers
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/docs \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(FLEETSIM) $(DESTDIR)$(BINDIR)/fleetsim
@@ -216,10 +226,15 @@ install: $(FLEETSIM) $(MAN_STAMP) $(COMPLETION)
 	find docs -type f | while read -r f; do \
 	  install -D -m 644 "$$f" "$(DESTDIR)$(DOCDIR)/$$f" || exit 1; done
 
+# The policy plugin ABI (docs/policy-plugins.md), what a plugin builds against.
+install-headers:
+	install -d $(DESTDIR)$(INCLUDEDIR)/fleetsim
+	install -m 644 include/fleetsim/policy.h $(DESTDIR)$(INCLUDEDIR)/fleetsim/
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fleetsim $(DESTDIR)$(MANDIR)/man1/fleetsim.1 $(DESTDIR)$(MANDIR)/man1/fleetsim-*.1 \
 	  $(DESTDIR)$(BASHCOMPDIR)/fleetsim $(DESTDIR)$(ZSHCOMPDIR)/_fleetsim
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(INCLUDEDIR)/fleetsim
 
 clean:
 	rm -rf build build-san build-mpi out

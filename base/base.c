@@ -143,6 +143,26 @@ int fs_seconds_ok(double s) { return isfinite(s) && s >= 0 && s < 9.0e12; }
 fs_time fs_from_seconds(double s) { return (fs_time)llround(s * (double)FS_USEC); }
 double fs_to_seconds(fs_time t) { return (double)t / (double)FS_USEC; }
 
+int fs_seconds_str(char *buf, fs_time t)
+{
+    char tmp[FS_SECONDS_LEN];
+    uint64_t u = t < 0 ? 0 - (uint64_t)t : (uint64_t)t; /* INT64_MIN too */
+    int k = 0, n = 0;
+    /* Digits backwards: six decimals, the point, at least one more. */
+    do {
+        if (k == 6)
+            tmp[k++] = '.';
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (k < 8 || u);
+    if (t < 0)
+        buf[n++] = '-';
+    while (k)
+        buf[n++] = tmp[--k];
+    buf[n] = '\0';
+    return n;
+}
+
 /* Case-insensitive: "H100-SXM" is one edit from nothing. */
 static size_t edit_distance(const char *a, const char *b)
 {

@@ -27,6 +27,13 @@ typedef int64_t fs_time;
  * microsecond.  The caller checks the range first (fs_seconds_ok). */
 fs_time fs_from_seconds(double s);
 double fs_to_seconds(fs_time t);
+/* t in seconds with exactly six decimals ("12.000345", "-0.500000"), from
+ * the integer microseconds: the bytes printf("%.6f", fs_to_seconds(t))
+ * gives for any time under ~140 years, without a float conversion (the
+ * cost of writing a million-job jobs.csv).  buf holds FS_SECONDS_LEN.
+ * RET: the length written, without the terminating NUL. */
+#define FS_SECONDS_LEN 24
+int fs_seconds_str(char *buf, fs_time t);
 /* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
 int fs_seconds_ok(double s);
 

@@ -13,34 +13,8 @@
 #include "readers.h"
 #include "scenario_int.h"
 
-/* Limits on what a scenario may ask for; scenarios/README.md gives each
- * next to its key.  An absurd number is refused with its place named,
- * rather than overflowing a time or aborting on out-of-memory: every
- * simulated time stays far inside fs_time's ~292,000 years, and the fleet
- * and the workload stay within a few GB (a million nodes: ~3 GB; ten
- * million jobs: ~2 GB). */
-#define SCEN_MAX_NODES 1000000         /* per fleet group, and in all */
-#define SCEN_MAX_GEN_JOBS 10000000     /* $.workload.generator.jobs, as a
-                                          trace's RD_MAX_ROWS */
-#define SCEN_MAX_SPAN_S 3155760000.0   /* 100 years (of 365.25 days): the
-                                          horizon, a submit time, a
-                                          generator's mean arrival span, a
-                                          job's run time per GPU */
-#define SCEN_SPAN_TEXT "100 years (3.15576e9 s)"
-#define SCEN_MAX_TS_ROWS 10000000      /* timeseries.csv rows over a horizon */
-
-/* Everything a loader step needs to name the place of an error. */
-struct ctx {
-    const char *file;
-    struct scenario *sc;
-    const struct scenario_options *opt;
-    struct fs_err *err;
-    bool job_types;  /* $.workload.job_types: each job's team is its type */
-    bool steps;      /* the trace's work is in steps of the job's type */
-};
-
 /* A path relative to the scenario file's folder (absolute paths kept). */
-static char *relative_to(const char *file, const char *rel)
+char *scenario_relative_to(const char *file, const char *rel)
 {
     if (rel[0] == '/')
         return xstrdup(rel);
@@ -53,7 +27,7 @@ static char *relative_to(const char *file, const char *rel)
     return out;
 }
 
-static int unknown_gpu(struct ctx *c, const char *path, const char *name)
+int scenario_unknown_gpu(struct ctx *c, const char *path, const char *name)
 {
     const char *hint = fs_suggest(name, c->sc->cat->names, (size_t)c->sc->cat->n);
     return fs_fail(c->err, FS_EDATA, "%s: %s: unknown GPU type \"%s\"%s%s%s", c->file, path, name,
@@ -70,7 +44,7 @@ static int load_models(struct ctx *c, const cJSON *root)
     if (rc)
         return rc;
     if (rel)
-        sc->catalog_path = relative_to(c->file, rel);
+        sc->catalog_path = scenario_relative_to(c->file, rel);
     else if (c->opt && c->opt->catalog)
         sc->catalog_path = xstrdup(c->opt->catalog);
     else
@@ -81,7 +55,7 @@ static int load_models(struct ctx *c, const cJSON *root)
     sc->nodes = ms.nodes;
     sc->power = ms.power;
     sc->prices = ms.prices;
-    llm_model_free(ms.llm); /* the LLM serving model: fleetsim models --llm's, not a run's */
+    sc->llm = ms.llm;
     if (!rc)
         sc->pue = sc->nodes->pue;
     return rc;
@@ -137,7 +111,7 @@ static int load_fleet_group(struct ctx *c, const cJSON *g, const char *path, str
     if (t < 0) {
         char p[64];
         snprintf(p, sizeof p, "%s.gpu", path);
-        return unknown_gpu(c, p, gpu);
+        return scenario_unknown_gpu(c, p, gpu);
     }
     *out = (struct fleet_group){.type = t, .nodes = (int32_t)nodes, .gpus_per_node = (int32_t)per};
     return load_fleet_power(c, g, path, t, (int)per, power);
@@ -169,111 +143,6 @@ static int load_fleet(struct ctx *c, const cJSON *root)
     return 0;
 }
 
-/* A JSON object of name -> weight into parallel arrays; RET 0 or FS_EDATA. */
-static int load_weights(struct ctx *c, const cJSON *obj, const char *path,
-                        const char **names, double *weights, int *n)
-{
-    const cJSON *w;
-    double sum = 0;
-    *n = 0;
-    cJSON_ArrayForEach(w, obj) {
-        if (*n == GEN_MAX_CHOICES)
-            return fs_fail(c->err, FS_EDATA, "%s: %s: at most %d entries", c->file, path, GEN_MAX_CHOICES);
-        if (!cJSON_IsNumber(w) || !(w->valuedouble >= 0) || w->valuedouble > 1e9)
-            return fs_fail(c->err, FS_EDATA, "%s: %s.%s: weight must be a number >= 0",
-                           c->file, path, w->string);
-        for (int k = 0; k < *n; k++)
-            if (strcmp(names[k], w->string) == 0)
-                return fs_fail(c->err, FS_EDATA, "%s: %s: duplicate key \"%s\"", c->file, path, w->string);
-        names[*n] = w->string;
-        weights[(*n)++] = w->valuedouble;
-        sum += w->valuedouble;
-    }
-    if (!(sum > 0))
-        return fs_fail(c->err, FS_EDATA, "%s: %s: needs at least one positive weight", c->file, path);
-    return 0;
-}
-
-static int load_gen_choices(struct ctx *c, const cJSON *gen, struct gen_spec *g)
-{
-    const char *names[GEN_MAX_CHOICES];
-    double weights[GEN_MAX_CHOICES];
-    const cJSON *obj = NULL;
-    int n, rc;
-    const char *p = "$.workload.generator";
-
-    if ((rc = json_child(gen, "gpus", true, cJSON_Object, &obj, c->file, p, c->err)) ||
-        (rc = load_weights(c, obj, "$.workload.generator.gpus", names, g->gpu_weights, &g->ncounts)))
-        return rc;
-    for (int k = 0; k < g->ncounts; k++) {
-        char *end;
-        long v = strtol(names[k], &end, 10);
-        if (*end || end == names[k] || v < 1 || v > 100000)
-            return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: key \"%s\" is not a GPU count (1..100000)",
-                           c->file, p, names[k]);
-        g->gpu_counts[k] = (int32_t)v;
-        for (int i = 0; i < k; i++)
-            if (g->gpu_counts[i] == v)
-                return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: GPU count %ld given twice", c->file, p, v);
-    }
-    if ((rc = json_child(gen, "kinds", true, cJSON_Object, &obj, c->file, p, c->err)) ||
-        (rc = load_weights(c, obj, "$.workload.generator.kinds", names, weights, &n)))
-        return rc;
-    for (int k = 0; k < n; k++) {
-        int kind = job_kind_parse(names[k]);
-        if (kind < 0)
-            return fs_fail(c->err, FS_EDATA, "%s: %s.kinds: unknown job kind \"%s\" "
-                           "(train, finetune, infer, batch)", c->file, p, names[k]);
-        g->kind_weights[kind] = weights[k];
-    }
-    if ((rc = json_child(gen, "teams", true, cJSON_Object, &obj, c->file, p, c->err)) ||
-        (rc = load_weights(c, obj, "$.workload.generator.teams", names, g->team_weights, &g->nteams)))
-        return rc;
-    for (int k = 0; k < g->nteams; k++) {
-        if (strlen(names[k]) >= WORKLOAD_TEAM_MAX || strchr(names[k], ',') || !names[k][0])
-            return fs_fail(c->err, FS_EDATA, "%s: %s.teams: team name \"%s\" must be 1-%d characters, no comma",
-                           c->file, p, names[k], WORKLOAD_TEAM_MAX - 1);
-        strcpy(g->team_names[k], names[k]);
-    }
-    return 0;
-}
-
-static int load_generator(struct ctx *c, const cJSON *gen)
-{
-    static const char *const keys[] = {"jobs", "arrivals_per_hour", "duration_median_s",
-                                       "duration_sigma", "duration_max_s", "gpus", "kinds",
-                                       "teams", "reference_gpu", NULL};
-    const char *p = "$.workload.generator", *ref = NULL;
-    struct gen_spec g = {0};
-    int rc;
-    if ((rc = json_check_keys(gen, keys, c->file, p, c->err)) ||
-        (rc = json_int(gen, "jobs", true, 1, SCEN_MAX_GEN_JOBS, &g.jobs, c->file, p, c->err)) ||
-        (rc = json_number(gen, "arrivals_per_hour", true, 1e-6, 1e9, &g.arrivals_per_hour, c->file, p, c->err)) ||
-        (rc = json_number(gen, "duration_median_s", true, 1, 1e9, &g.duration_median_s, c->file, p, c->err)) ||
-        (rc = json_number(gen, "duration_sigma", true, 0, 10, &g.duration_sigma, c->file, p, c->err)) ||
-        (rc = json_number(gen, "duration_max_s", false, 1, SCEN_MAX_SPAN_S, &g.duration_max_s, c->file, p, c->err)) ||
-        (rc = json_string(gen, "reference_gpu", true, &ref, c->file, p, c->err)) ||
-        (rc = load_gen_choices(c, gen, &g)))
-        return rc;
-    if ((g.ref_type = gpu_catalog_find(c->sc->cat, ref)) < 0)
-        return unknown_gpu(c, "$.workload.generator.reference_gpu", ref);
-    /* Arrivals come on average 3600 / rate s apart; exceeding the span by
-     * the ~2900 times that would reach fs_time's end is impossible in
-     * practice. */
-    double span = (double)g.jobs * 3600 / g.arrivals_per_hour;
-    if (span > SCEN_MAX_SPAN_S)
-        return fs_fail(c->err, FS_EDATA, "%s: %s.arrivals_per_hour: %lld jobs at %g an hour arrive "
-                       "over %.3g s on average, more than %s", c->file, p, (long long)g.jobs,
-                       g.arrivals_per_hour, span, SCEN_SPAN_TEXT);
-    if (g.duration_max_s == 0) /* no cap given: still no run time past the limit */
-        g.duration_max_s = SCEN_MAX_SPAN_S;
-    workload_generate(&g, c->sc->seed, &c->sc->wl);
-    size_t n = strlen(c->file) + strlen(p) + 3;
-    c->sc->workload_source = xmalloc(n);
-    snprintf(c->sc->workload_source, n, "%s: %s", c->file, p);
-    return 0;
-}
-
 /* "reference_gpu" of a trace's workload block: the catalog type its work is
  * stated on, for formats whose trace names none.  OUT *ref: -1 when absent. */
 static int load_reference_gpu(struct ctx *c, const cJSON *wl, const struct trace_reader *rd,
@@ -288,7 +157,7 @@ static int load_reference_gpu(struct ctx *c, const cJSON *wl, const struct trace
         return fs_fail(c->err, FS_EDATA, "%s: $.workload.reference_gpu: a %s trace names the "
                        "reference type on every row; remove this key", c->file, rd->name);
     if ((*ref = gpu_catalog_find(c->sc->cat, name)) < 0)
-        return unknown_gpu(c, "$.workload.reference_gpu", name);
+        return scenario_unknown_gpu(c, "$.workload.reference_gpu", name);
     return 0;
 }
 
@@ -310,11 +179,11 @@ static int load_job_types(struct ctx *c, const cJSON *jt)
             return fs_fail(c->err, FS_EDATA, "%s: %s.gpus.%s: want a catalog GPU name (at most %d)",
                            c->file, p, g->string, GPU_MAX_TYPES);
         if ((types[n] = gpu_catalog_find(c->sc->cat, g->valuestring)) < 0)
-            return unknown_gpu(c, "$.workload.job_types.gpus", g->valuestring);
+            return scenario_unknown_gpu(c, "$.workload.job_types.gpus", g->valuestring);
         workers[n++] = g->string;
     }
     int like = perf_workload_for_kind(c->sc->perf, "train");
-    char *path = relative_to(c->file, file);
+    char *path = scenario_relative_to(c->file, file);
     rc = like < 0 ? fs_fail(c->err, FS_EDATA, "%s: %s: workloads.json has no train workload to "
                             "shape the job types on", c->file, p)
                   : job_types_load_gavel(path, workers, types, n, c->sc->perf, like, c->err);
@@ -348,7 +217,7 @@ static int load_workload(struct ctx *c, const cJSON *root)
                                                  "object", c->file)))
         return rc;
     if (gen)
-        return load_generator(c, gen);
+        return scenario_load_generator(c, gen);
     const struct trace_reader *rd = trace_reader_find(format);
     if (!rd) {
         char names[128];
@@ -363,7 +232,7 @@ static int load_workload(struct ctx *c, const cJSON *root)
                        "job's type; give $.workload.job_types, the table of their throughputs",
                        c->file, rd->name);
     c->steps = rd->steps;
-    c->sc->workload_source = relative_to(c->file, trace);
+    c->sc->workload_source = scenario_relative_to(c->file, trace);
     return rd->read(c->sc->workload_source, &ro, c->sc->cat, &c->sc->wl, NULL, c->err);
 }
 
@@ -503,11 +372,6 @@ static const double flops_per_param_token[] = {
     [JOB_METHOD_TRAIN] = 6, [JOB_METHOD_LORA] = 4, [JOB_METHOD_QLORA] = 4, [JOB_METHOD_INFER] = 2,
 };
 
-static const enum mem_method mem_method_of[] = {
-    [JOB_METHOD_TRAIN] = MEM_TRAIN, [JOB_METHOD_LORA] = MEM_LORA, [JOB_METHOD_QLORA] = MEM_QLORA,
-    [JOB_METHOD_INFER] = MEM_INFER,
-};
-
 /* A job given as a model spec: its memory per GPU from models/memory (so
  * the scheduler's memory filter keeps it off GPUs too small for it), and,
  * when work_gpu_s is empty, its work from the tokens through the throughput
@@ -522,10 +386,10 @@ static int apply_spec(struct ctx *c, struct job *j)
                  : j->kind == JOB_FINETUNE ? JOB_METHOD_LORA
                  : j->kind == JOB_INFER ? JOB_METHOD_INFER : JOB_METHOD_TRAIN;
     double params = j->params_b * 1e9;
-    double need = mem_llm_gb(params, mem_method_of[method], 2, j->gpus);
+    j->method = (uint8_t)method;
+    double need = workload_mem_gb(j);
     if (need > j->gpu_mem_gb)
         j->gpu_mem_gb = need;
-    j->method = (uint8_t)method;
     if (j->work > 0)
         return 0;
     if (!(w->share[PERF_TENSOR] > 0))
@@ -712,6 +576,7 @@ void scenario_free(struct scenario *sc)
     node_catalog_free(sc->nodes);
     power_model_free(sc->power);
     cost_prices_free(sc->prices);
+    llm_model_free(sc->llm);
     gpu_catalog_free(sc->cat);
     free(sc->fleet);
     free(sc->fleet_power);

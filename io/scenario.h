@@ -61,6 +61,7 @@ struct scenario {
     struct node_catalog *nodes;   /* nodes.json */
     struct power_model *power;    /* power.json */
     struct cost_prices *prices;   /* prices.json */
+    struct llm_model *llm;        /* llm.json: the services' serving model */
     double pue;
     struct scenario_cost cost;
     struct kind_terms kinds[JOB_KIND_COUNT];

@@ -43,8 +43,11 @@ void workload_free(struct workload *w)
         free(w->jobs[i].gang);
     for (size_t i = 0; i < w->nteams; i++)
         free(w->teams[i]);
+    for (size_t i = 0; i < w->nmodels; i++)
+        free(w->models[i]);
     free(w->jobs);
     free(w->teams);
+    free(w->models);
     free(w->team_slots);
     workload_init(w);
 }
@@ -89,6 +92,19 @@ int workload_team(struct workload *w, const char *name)
     w->teams[w->nteams] = xstrdup(name);
     w->team_slots[h] = (uint32_t)(w->nteams + 1);
     return (int)w->nteams++;
+}
+
+/* Few models (one per generator class), so a linear search. */
+int workload_model(struct workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->nmodels; i++)
+        if (strcmp(w->models[i], name) == 0)
+            return (int)i + 1;
+    if (w->nmodels >= WORKLOAD_MAX_TEAMS)
+        return -1;
+    xgrow(&w->models, &w->models_cap, w->nmodels + 1, sizeof *w->models);
+    w->models[w->nmodels] = xstrdup(name);
+    return (int)++w->nmodels;
 }
 
 /* ---- jobs --------------------------------------------------------------- */

@@ -45,6 +45,8 @@ struct workload {
      * given in first-seen order, so it never affects determinism. */
     uint32_t *team_slots;
     size_t team_slots_cap;
+    char **models;    /* interned model names; job.model is 1 + an index */
+    size_t nmodels, models_cap;
 };
 
 void workload_init(struct workload *w);
@@ -53,6 +55,10 @@ void workload_free(struct workload *w);
 /* Index of team name, added when new.  RET: index, or -1 when the table is
  * full (WORKLOAD_MAX_TEAMS). */
 int workload_team(struct workload *w, const char *name);
+
+/* job.model for model name, added when new.  RET: 1 + its index in
+ * w->models, or -1 when the table is full (WORKLOAD_MAX_TEAMS). */
+int workload_model(struct workload *w, const char *name);
 
 /* Append a job (copied); placement fields are reset, and a milli of 0 means
  * whole GPUs (1000). */
@@ -79,12 +85,52 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
 
 #define GEN_MAX_CHOICES 32
 
-/* A synthetic workload: Poisson arrivals, lognormal per-GPU durations, and
- * discrete distributions of GPU counts, kinds and teams - all drawn from GSL
- * distributions on separate RNG streams (base/rng.h). */
+/* What a job class does with its model (scenarios/README.md, "classes"):
+ * its job kind (the throughput profile) and method (the memory rule). */
+enum gen_class_kind {
+    GEN_TRAIN,          /* pre-training: kind train, method train */
+    GEN_FINETUNE_FULL,  /* full fine-tuning: kind finetune, method train */
+    GEN_LORA,           /* kind finetune, method lora */
+    GEN_QLORA,          /* kind finetune, method qlora */
+    GEN_INFER_BATCH,    /* offline inference: kind infer, method infer */
+    GEN_SERVICE,        /* a serving deployment of fixed life: kind infer,
+                           method infer */
+    GEN_CLASS_KINDS
+};
+
+/* "train", "finetune-full", "lora", "qlora", "infer-batch", "service". */
+extern const char *const gen_class_kind_names[GEN_CLASS_KINDS];
+
+/* A job class: a model and the GPU counts and durations that go with it.
+ * Every job drawn from it carries the model, and its memory need per GPU
+ * comes from the one memory rule (workload_mem_gb). */
+struct gen_class {
+    char name[WORKLOAD_TEAM_MAX];
+    int kind;                   /* enum gen_class_kind */
+    double weight;              /* relative share of the jobs */
+    char model[WORKLOAD_TEAM_MAX];
+    double params_b;            /* parameters, billions, > 0 */
+    int precision;              /* enum llm_precision of the weights */
+    int layers, hidden;         /* 0: estimated from params_b */
+    int ncounts;
+    int32_t gpu_counts[GEN_MAX_CHOICES];
+    double gpu_weights[GEN_MAX_CHOICES];
+    double duration_median_s, duration_sigma, duration_max_s;
+    uint64_t allowed;           /* catalog types; 0 = any */
+};
+
+#define GEN_MAX_CLASSES 32
+
+/* A synthetic workload: Poisson arrivals (optionally diurnal), and either
+ * job classes (nclasses > 0: a class, then its GPU count and duration) or
+ * the independent draws of a GPU count, a kind and one duration
+ * distribution (nclasses == 0) - all drawn from GSL distributions on
+ * separate RNG streams (base/rng.h). */
 struct gen_spec {
     int64_t jobs;               /* how many jobs */
-    double arrivals_per_hour;   /* Poisson rate */
+    double arrivals_per_hour;   /* Poisson rate (the mean, when diurnal) */
+    double diurnal_amplitude;   /* 0: constant rate; else in (0, 1] */
+    double diurnal_peak_h;      /* hour of the day the rate peaks, [0, 24) */
     double duration_median_s;   /* per-GPU run time on ref_type, median */
     double duration_sigma;      /* lognormal sigma (of ln seconds) */
     double duration_max_s;      /* draws are capped here (0: no cap) */
@@ -92,21 +138,41 @@ struct gen_spec {
     int32_t gpu_counts[GEN_MAX_CHOICES];
     double gpu_weights[GEN_MAX_CHOICES];
     double kind_weights[JOB_KIND_COUNT];
+    int nclasses;
+    struct gen_class classes[GEN_MAX_CLASSES];
     int nteams;
     char team_names[GEN_MAX_CHOICES][WORKLOAD_TEAM_MAX];
     double team_weights[GEN_MAX_CHOICES];
     int32_t ref_type;           /* catalog index */
 };
 
+/* Per-GPU memory job j needs (GB) by the one rule, mem_llm_need of
+ * models/memory.h, for its model (params_b, precision, layers, hidden),
+ * method and GPU count; 0 for a job without a model.  The scenario
+ * loader and the generator both set gpu_mem_gb from it. */
+double workload_mem_gb(const struct job *j);
+
+/* Job j as class c draws it with gpus GPUs and model name index model
+ * (workload_model): kind, method, model fields, allowed types and memory
+ * need; the rest of j is left as it was. */
+void gen_class_job(const struct gen_class *c, int32_t gpus, int model, struct job *j);
+
 /* Append spec->jobs generated jobs (ids 1..jobs) to w.  Job i's work is
  * gpus x duration.  Same spec and seed: the same jobs, bit for bit.
  * Inter-arrival gaps are exponential with mean 3600 / arrivals_per_hour s,
- * the first job arriving one gap after time 0; per-GPU durations are
- * lognormal (median, sigma), capped at duration_max_s and at least 1 s.
+ * the first job arriving one gap after time 0.  With a diurnal amplitude a
+ * the rate at time t is arrivals_per_hour x (1 + a cos(2 pi (t - peak) /
+ * 24 h)), drawn by thinning (Lewis and Shedler 1979): candidates at the
+ * peak rate, each kept with probability rate(t) / peak rate.  Durations
+ * are lognormal (median, sigma), capped at their max and at least 1 s.
  * The spec must be valid (the scenario loader checks it): jobs >= 0, rate,
  * median > 0, sigma >= 0, max >= 0, 1 <= ncounts, nteams <= GEN_MAX_CHOICES,
  * each weight list non-negative with a positive sum, counts >= 1; an
  * invalid spec is a programming error and aborts with a message. */
 void workload_generate(const struct gen_spec *spec, uint64_t seed, struct workload *w);
+
+/* The mean of min(X, max) for X lognormal with median and sigma (max <= 0:
+ * no cap): what a duration draw averages, for sizing arrival rates. */
+double gen_duration_mean(double median, double sigma, double max);
 
 #endif

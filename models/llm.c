@@ -217,6 +217,43 @@ struct llm_answer llm_serve(const struct llm_model *lm, int ti, const struct llm
     return r;
 }
 
+/* The replica's cycle at batch b: t_prefill(b) + output x t_decode(b). */
+static double cycle_s(const struct llm_model *lm, const struct gpu_type *t, const struct llm_arch *a,
+                      enum llm_precision p, int tp, double b, double input, double output)
+{
+    struct llm_step d = decode_step(b, input, output), f = prefill_step(a, b, input);
+    return llm_step_s(lm, lm->serving, t, a, p, 0, tp, &f) + output * llm_step_s(lm, lm->serving, t, a, p, 0, tp, &d);
+}
+
+struct llm_operating llm_operate(const struct llm_model *lm, const struct gpu_type *t, double params, int tp,
+                                 double input, double output, double tpot_target_s)
+{
+    struct llm_operating r = {0};
+    struct llm_arch a = llm_arch_default(params);
+    enum llm_precision p = t->has_bf16 ? LLM_BF16 : LLM_FP16;
+    tp = tp > 1 ? tp : 1;
+    double mb = floor(kv_room_gb(t, &a, p, tp) * tp * GB / (kv_per_token(&a, p) * (input + output)));
+    r.max_batch = !(mb >= 1) ? 1 : mb > LLM_MAX_BATCH ? LLM_MAX_BATCH : (int)mb;
+    int lo = 1, hi = r.max_batch; /* the answer is in [lo, hi] */
+    if (tpot_target_s > 0)
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            if (cycle_s(lm, t, &a, p, tp, mid, input, output) / output <= tpot_target_s)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+    else
+        lo = hi;
+    r.batch = lo;
+    double cycle = cycle_s(lm, t, &a, p, tp, r.batch, input, output);
+    struct llm_step d = decode_step(r.batch, input, output), f1 = prefill_step(&a, 1, input);
+    r.tokens_s = r.batch * output / cycle;
+    r.tpot_s = cycle / output;
+    r.ttft_s = llm_step_s(lm, lm->serving, t, &a, p, 0, tp, &d) / 2 + llm_step_s(lm, lm->serving, t, &a, p, 0, tp, &f1);
+    return r;
+}
+
 void llm_model_free(struct llm_model *lm)
 {
     free(lm);

@@ -179,6 +179,40 @@ double llm_tokens_per_s(const struct llm_model *lm, const struct gpu_type *t, co
                         enum llm_precision p, int tp, double batch, double input, double output,
                         enum llm_phase phase);
 
+/* A serving replica's operating point (llm_operate): what the simulation's
+ * services run at (models/service.h).  The replica serves requests of
+ * `input` prompt and `output` generated tokens by continuous batching of
+ * whole requests, `batch` sequences in flight, each replaced by a new one
+ * when it finishes, so per `output` decode steps of the batch it also
+ * prefills `batch` prompts (the offline formula above):
+ *
+ *   tokens_s = batch x output / (t_prefill(batch) + output x t_decode(batch))
+ *   tpot_s   = batch / tokens_s = t_decode(batch) + t_prefill(batch) / output
+ *              (the mean time between two tokens of one sequence, the
+ *              prefill stalls of the others' prompts included: what MLPerf's
+ *              TPOT, (latency - TTFT) / (tokens - 1), measures)
+ *   ttft_s   = t_decode(batch) / 2 + t_prefill(1)
+ *              (no queue: a new request waits on average half the decode
+ *              step in progress, then its own prompt's prefill produces its
+ *              first token)
+ *
+ * max_batch is the KV cache's capacity: what is left of LLM_MEM_UTIL of the
+ * replica's memory after the weights and MEM_OVERHEAD_GB per GPU (models/
+ * memory.h's inference rule), over one sequence's (input + output) tokens of
+ * KV, at most LLM_MAX_BATCH and at least 1 (the caller admitted the replica
+ * by the memory rule, which reserves KV room).  batch is the largest batch
+ * <= max_batch whose tpot_s meets tpot_target_s (tpot_s grows with the
+ * batch), 1 when none does (then tpot_s > tpot_target_s shows it), max_batch
+ * when tpot_target_s <= 0.  Precision: bf16, fp16 on GPUs without BF16. */
+struct llm_operating {
+    int max_batch, batch;
+    double tokens_s;           /* output tokens/s of the whole replica */
+    double ttft_s, tpot_s;     /* seconds */
+};
+
+struct llm_operating llm_operate(const struct llm_model *lm, const struct gpu_type *t, double params, int tp,
+                                 double input, double output, double tpot_target_s);
+
 /* Index of t's memory technology in eta[]. */
 int llm_memory_kind(const struct gpu_type *t);
 extern const char *const llm_memory_kinds[LLM_MEM_KINDS];

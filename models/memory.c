@@ -183,11 +183,16 @@ bool mem_fits(const struct mem_model *m, const struct mem_job *j, double gpu_mem
     return mem_estimate(m, j).per_gpu_gb <= gpu_memory_gb;
 }
 
+double mem_llm_need(const struct mem_model *m, enum mem_method method, int gpus)
+{
+    struct mem_job j = {.method = method, .gpus = gpus, .micro_batch = 1,
+                        .seq_len = method == MEM_TRAIN ? 4096 : 2048,
+                        .kv_budget_gb = MEM_KV_FRACTION * weight_bytes(m) * m->params / GB};
+    return mem_estimate(m, &j).per_gpu_gb;
+}
+
 double mem_llm_gb(double params, enum mem_method method, double bytes_per_param, int gpus)
 {
     struct mem_model m = {.params = params, .bytes_per_param = bytes_per_param};
-    struct mem_job j = {.method = method, .gpus = gpus, .micro_batch = 1,
-                        .seq_len = method == MEM_TRAIN ? 4096 : 2048,
-                        .kv_budget_gb = MEM_KV_FRACTION * weight_bytes(&m) * params / GB};
-    return mem_estimate(&m, &j).per_gpu_gb;
+    return mem_llm_need(&m, method, gpus);
 }

@@ -85,6 +85,12 @@ bool mem_fits(const struct mem_model *m, const struct mem_job *j, double gpu_mem
  * the weight bytes for KV cache. */
 double mem_llm_gb(double params, enum mem_method method, double bytes_per_param, int gpus);
 
+/* The same rule for a model whose shape m gives (layers, hidden and KV
+ * heads where non-zero, else estimated as mem_llm_gb does): the per-GPU GB
+ * of method on gpus GPUs.  mem_llm_gb(params, method, b, n) is
+ * mem_llm_need(&(struct mem_model){params, b}, method, n). */
+double mem_llm_need(const struct mem_model *m, enum mem_method method, int gpus);
+
 /* KV-cache bytes per token for m (both K and V, all layers, at 2 bytes):
  * 2 x layers x (hidden / kv_heads_ratio) x 2. */
 double mem_kv_bytes_per_token(const struct mem_model *m);

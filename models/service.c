@@ -10,7 +10,6 @@
 #include "memory.h"
 
 #define SVC_DIURNAL_SCAN 4096    /* steps service_demand_next looks ahead */
-#define GB 1e9
 /* floor(a / b) for b > 0. */
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -102,11 +101,6 @@ bool service_allows(const struct service_spec *sp, int type)
     return sp->allowed == 0 || (sp->allowed >> type & 1);
 }
 
-static struct mem_model mem_of(const struct service_spec *sp)
-{
-    return (struct mem_model){.params = sp->params, .bytes_per_param = SERVICE_BYTES_PER_PARAM};
-}
-
 int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t)
 {
     for (int g = 1; g <= SERVICE_MAX_GPUS; g *= 2)
@@ -115,23 +109,10 @@ int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t
     return 0;
 }
 
-double service_kv_bytes_per_token(const struct service_spec *sp)
+struct llm_operating service_replica(const struct llm_model *lm, const struct service_spec *sp,
+                                     const struct gpu_type *t, int gpus)
 {
-    struct mem_model m = mem_of(sp);
-    int layers, hidden;
-    mem_shape(&m, &layers, &hidden);
-    return 2.0 * layers * SERVICE_KV_DIM * 2.0;
-}
-
-double service_replica_tokens_s(const struct service_spec *sp, const struct gpu_type *t, int gpus)
-{
-    if (gpus < 1)
-        return 0;
-    double context = sp->prompt_tokens + sp->output_tokens / 2;
-    double step_bytes = SERVICE_BYTES_PER_PARAM * sp->params +
-                        SERVICE_BATCH * context * service_kv_bytes_per_token(sp);
-    double bw = gpus * t->bandwidth_gbs * 1e9 * SERVICE_BW_EFFICIENCY;
-    return SERVICE_BATCH * bw / step_bytes;
+    return llm_operate(lm, t, sp->params, gpus, sp->prompt_tokens, sp->output_tokens, sp->tpot_target_s);
 }
 
 /* ---- autoscaler --------------------------------------------------------- */
@@ -211,7 +192,7 @@ double service_attainment(const struct service_state *st)
     return st->demand_tokens > 0 ? st->served_tokens / st->demand_tokens : 1.0;
 }
 
-double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers)
+double service_queue_wait_s(double lambda_req_s, double mu_req_s_per_server, int servers)
 {
     if (!(lambda_req_s >= 0))
         return NAN;
@@ -221,17 +202,34 @@ double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int se
     for (int k = 1; k <= servers && b > 0; k++)
         b = a * b / (k + a * b); /* once B underflows to 0 it stays 0 */
     double c = servers * b / (servers - a * (1 - b));
-    return 1 / mu_req_s_per_server + c / (servers * mu_req_s_per_server - lambda_req_s);
+    return c / (servers * mu_req_s_per_server - lambda_req_s);
+}
+
+double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers)
+{
+    return 1 / mu_req_s_per_server + service_queue_wait_s(lambda_req_s, mu_req_s_per_server, servers);
+}
+
+/* lambda and mu of the pooled slots (service_response_s). */
+static void pooled(const struct service_spec *sp, double demand, double capacity, int slots,
+                   double *lambda, double *mu)
+{
+    *lambda = demand / sp->output_tokens;
+    *mu = slots > 0 ? capacity / (slots * sp->output_tokens) : 0;
 }
 
 double service_response_s(const struct service_spec *sp, double demand_tokens_s,
-                          double replica_tokens_s, int replicas)
+                          double capacity_tokens_s, int slots)
 {
-    if (replicas < 1)
-        return INFINITY;
-    if (replicas > INT32_MAX / SERVICE_BATCH)
-        replicas = INT32_MAX / SERVICE_BATCH;
-    double lambda = demand_tokens_s / sp->output_tokens;
-    double mu = replica_tokens_s / (SERVICE_BATCH * sp->output_tokens);
-    return service_latency_s(lambda, mu, SERVICE_BATCH * replicas);
+    double lambda, mu;
+    pooled(sp, demand_tokens_s, capacity_tokens_s, slots, &lambda, &mu);
+    return slots < 1 || !(mu > 0) ? INFINITY : service_latency_s(lambda, mu, slots);
+}
+
+double service_wait_s(const struct service_spec *sp, double demand_tokens_s,
+                      double capacity_tokens_s, int slots)
+{
+    double lambda, mu;
+    pooled(sp, demand_tokens_s, capacity_tokens_s, slots, &lambda, &mu);
+    return slots < 1 || !(mu > 0) ? INFINITY : service_queue_wait_s(lambda, mu, slots);
 }

@@ -16,80 +16,60 @@
  * Times are fs_time (microseconds); rates are per second of simulated time.
  *
  * A service ($.services[i] of a scenario; scenarios/README.md documents the
- * keys) is a model of model_params_b billion parameters served in BF16,
- * each replica a group of 1, 2, 4 or 8 GPUs of one type (tensor parallel,
- * in one node).
+ * keys) is a model of model_params_b billion parameters served in BF16
+ * (FP16 on GPUs without BF16), each replica a group of 1, 2, 4 or 8 GPUs of
+ * one type (tensor parallel, in one node).
  *
- * Memory: one replica on n GPUs of type T fits when mem_llm_gb (models/
- * memory.h, the rule inference jobs use too: weights and KV cache sharded
- * over the n GPUs, plus MEM_OVERHEAD_GB per GPU) fits T's memory with
- * weights at 2 B/param and a KV cache (and activation) allowance of
- * MEM_KV_FRACTION of the weight bytes.  MEM_KV_FRACTION = 0.4 is an
- * assumption.  Serving stacks give
- * the cache what the weights leave (vLLM reserves 90 % of the GPU by
- * default) and need room for tens of sequences.  For a 70B model, 0.4 x
- * 140 GB = 56 GB is 190,000 tokens of GQA cache (290,816 B/token, below),
- * 64 sequences of 3,000 tokens.  The rule gives the deployments used in
- * practice: 7B on one GPU of 24 GB or more (14 x 1.4 + 2 = 21.6 GB per
- * GPU; an 8B model needs 24.4 GB, so two 4090s); 70B BF16 on 2 H200, 4 H100 or A100-80GB, 8 A100-40GB or L40S; 70B
- * never on RTX 4090s (8 x 24 GB would hold the 140 GB of weights, but
- * 196 / 8 + 2 = 26.5 GB > 24 GB leaves no room for the cache).
+ * Replica size: the fewest GPUs n of type T such that mem_llm_gb (models/
+ * memory.h, the rule inference jobs use too: weights at 2 B/param and a KV
+ * cache allowance of MEM_KV_FRACTION = 0.4 of the weight bytes, an
+ * assumption, sharded over the n GPUs, plus MEM_OVERHEAD_GB per GPU) fits
+ * T's memory.  The rule gives the deployments used in practice: 7B on one
+ * GPU of 24 GB or more (14 x 1.4 + 2 = 21.6 GB per GPU; an 8B model needs
+ * 24.4 GB, so two 4090s); 70B on 2 H200, 4 H100 or A100-80GB, 8 A100-40GB
+ * or L40S; 70B never on RTX 4090s (196 / 8 + 2 = 26.5 GB > 24 GB).  The
+ * engine gives every replica of a service the same GPU count, the largest
+ * any type present needs (io/scenario_blocks.c), so a type that needs fewer
+ * runs the replica on more GPUs than it must, with a larger KV cache.
  *
- * Throughput: decode is memory-bound (Splitwise, ISCA'24; the GPT-J batch-1
- * H100/A100 ratio equals their bandwidth ratio, TensorRT-LLM H100vsA100
- * blog; both in ../shared/calibration).  Each decode step of a batch of
- * SERVICE_BATCH sequences reads the weights once and every sequence's KV
- * cache, so one replica generates
+ * Operating point, throughput and latency: models/llm.h's llm_operate, the
+ * serving model calibrated on measured step times (models/data/llm.json),
+ * on the replica's GPUs: the KV cache gets what the weights and overhead
+ * leave of LLM_MEM_UTIL of the memory (as vLLM does), which bounds the
+ * batch (max_batch, from the request's prompt + output tokens of KV per
+ * sequence); the batch is the largest within that bound whose time per
+ * output token meets the service's target tpot_target_s; tokens/s, TTFT
+ * and TPOT are the model's at that batch (prefills of the prompts
+ * included).  So a GPU with more memory runs a larger batch where the
+ * latency target leaves room: a 70B replica on 2 H200s holds 276 sequences
+ * of the default request where 4 H100s hold 352, 138 against 88 per GPU,
+ * and at the 200 ms target runs 217 against 334 (108 against 84 per GPU).
  *
- *   tokens/s = B x (gpus x bandwidth x SERVICE_BW_EFFICIENCY) / bytes_per_step,
- *   bytes_per_step = 2 x params + B x context x kv_bytes_per_token,
- *   context = prompt_tokens + output_tokens / 2   (a sequence's mean KV
- *                                                  length while it decodes),
- *   kv_bytes_per_token = 2 (K, V) x layers x SERVICE_KV_DIM x 2 bytes,
- *
- * with layers from mem_shape (params = 12 x layers x hidden^2, hidden = 128
- * x layers: 33 for 7B, 71 for 70B) and SERVICE_KV_DIM = 1024 = 8 KV heads of
- * 128 dims (grouped-query attention as in Llama-2-70B, every Llama 3 size
- * and Mistral-7B; LLAMA2_ARCH in models/data/workloads.json).  B = 64
- * sequences in flight per replica is ASSUMPTION_BATCH of workloads.json, a
- * server operating point under a per-token latency limit.  The batch is the
- * same on every GPU type, so for equal GPU counts the tokens/s of two types
- * are in the ratio of their bandwidths (exactly; tested).  Tensor-parallel
- * communication is not modelled separately: the efficiency is calibrated
- * on a 4-GPU replica.
- *
- * SERVICE_BW_EFFICIENCY = 0.48 is calibrated on ML.ENERGY Leaderboard v3
- * (calibration.json source MLENERGY; ../shared/traces/power/
- * mlenergy_llm_configs.csv): Llama-3.1-70B-Instruct, BF16, vLLM, 4 x H100
- * SXM, max_num_seqs 64 (mean batch 63.8), lm-arena-chat: 2,510.5 output
- * tokens/s.  With the default request below the formula gives 0.4785 for
- * that figure; 0.48 gives 2,518 tokens/s (+0.3 %, tested within 2 %).  The
- * efficiency absorbs everything the roofline leaves out: prefill passes,
- * attention kernels, scheduling gaps.  Cross-check: for Llama-3.1-8B on one
- * H100 at batch 64 the same data measure 5,147 tokens/s; the formula gives
- * 3,779 at the default 1,260-token context and 5,318 at lm-arena-chat's
- * shorter one (352 output tokens; its prompt lengths are not in the data,
- * 200 assumed), so the KV term, i.e. the context, matters most for small
- * models.  For two types the roofline ratio is the bandwidth ratio: H200 /
- * H100 = 1.43, where MLPerf v4.1 Llama-2-70B measures 1.35 (decode is not
- * purely memory-bound at large batch).
+ * Per-token latency target: tpot_target_s ($.services[i].slo.tpot_s; 0 =
+ * none).  The defaults are MLPerf Inference's limits for Llama-2-70B (a
+ * 99th-percentile TPOT there; here it bounds the mean, the looser reading):
+ * SERVICE_TPOT_LATENCY_S = 40 ms for latency-critical services, the
+ * Interactive scenario's (added in v5.0; TTFT 450 ms), and
+ * SERVICE_TPOT_STANDARD_S = 200 ms for standard ones, the Server
+ * scenario's (TTFT 2 s).  A tight target caps the batch below what memory
+ * allows: a 70B replica on 4 H100s holds 352 sequences of the default
+ * request but meets 200 ms at 334 and 40 ms at 42.
  *
  * Request shape: SERVICE_PROMPT_TOKENS = 1155 and SERVICE_OUTPUT_TOKENS =
  * 211 per request unless the spec says ("request"), the means of the Azure
  * LLM inference trace 2023, conversation service (19,366 requests;
  * Azure/AzurePublicDataset, ../shared/traces/azure-llm-2023).  The code
- * trace's means are 2,048 and 28.  Prefill compute is not modelled apart
- * from what the calibration absorbs, so the model is optimistic for
- * prompt-heavy services: the code trace's 73 prompt tokens per output
- * token cost about 2 x params x 73 FLOP of prefill per output token, which
- * the roofline does not charge.
+ * trace's means are 2,048 and 28.
  *
- * Latency: each replica is SERVICE_BATCH servers (batch slots), each
- * serving one request at a time at 1/B of the replica's tokens/s, so mu =
- * replica_tokens_s / (B x output_tokens) requests/s per slot, arrivals
- * lambda = demand / output_tokens requests/s, and the mean response time is
- * the M/M/c one (service_latency_s).  With fixed mu this is conservative:
- * a batch that is not full decodes faster.
+ * Latency under load: each ready replica is `batch` servers (batch slots),
+ * the replicas of a service pooled: c = the sum of their batches, mu =
+ * capacity / (c x output_tokens) requests/s per slot (so 1/mu is
+ * output_tokens x TPOT at the operating point), arrivals lambda = demand /
+ * output_tokens requests/s; the mean response time is the M/M/c one
+ * (service_response_s) and the mean wait before a slot is free the Erlang C
+ * wait (service_wait_s), so a request's TTFT under load is the wait plus
+ * the replica's ttft_s.  With fixed mu this is conservative: a batch that
+ * is not full decodes faster.
  *
  * Autoscaler (Kubernetes HPA semantics, kubernetes.io "Horizontal Pod
  * Autoscaling": desiredReplicas = ceil(currentMetric / target); the
@@ -116,11 +96,11 @@
 
 #include "../base/base.h"
 #include "gpu.h"
+#include "llm.h"
 
 #define SERVICE_BYTES_PER_PARAM 2.0  /* BF16 weights */
-#define SERVICE_KV_DIM 1024          /* K or V values per token per layer: 8 heads x 128 */
-#define SERVICE_BATCH 64             /* sequences in flight per replica (ASSUMPTION_BATCH) */
-#define SERVICE_BW_EFFICIENCY 0.48   /* calibrated on MLENERGY, see above */
+#define SERVICE_TPOT_LATENCY_S 0.04  /* MLPerf Llama-2-70B Interactive TPOT limit */
+#define SERVICE_TPOT_STANDARD_S 0.2  /* MLPerf Llama-2-70B Server TPOT limit */
 #define SERVICE_PROMPT_TOKENS 1155.0 /* per request, Azure conv 2023 mean */
 #define SERVICE_OUTPUT_TOKENS 211.0  /* per request, Azure conv 2023 mean */
 #define SERVICE_MAX_GPUS 8           /* a replica is 1, 2, 4 or 8 GPUs */
@@ -171,6 +151,8 @@ struct service_spec {
     struct service_demand demand;
     struct service_autoscaler as;
     double slo_latency_s;         /* mean response time target; 0 = none */
+    double tpot_target_s;         /* per-token latency target bounding the batch;
+                                     0 = none (the batch memory allows) */
 };
 
 /* Load a scenario's "services" array.  arr may be NULL (no services: *out
@@ -199,11 +181,14 @@ bool service_allows(const struct service_spec *sp, int type);
 /* RET: the fewest GPUs (1, 2, 4, 8) of type t that hold one replica (the
  * memory rule above), or 0 when 8 are not enough.  Ignores allowed types. */
 int service_replica_gpus(const struct service_spec *sp, const struct gpu_type *t);
-/* Output tokens/s of one replica on gpus GPUs of type t (the roofline
- * above); 0 when gpus < 1.  Does not check that the replica fits. */
-double service_replica_tokens_s(const struct service_spec *sp, const struct gpu_type *t, int gpus);
-/* KV-cache bytes per token of the spec's model (exposed for tests). */
-double service_kv_bytes_per_token(const struct service_spec *sp);
+/* The operating point of one replica of sp on gpus GPUs of type t (the
+ * rules above; llm.h's llm_operate documents each field): max_batch and
+ * batch, the replica's output tokens/s, and its latency with no queue,
+ * ttft_s (time to first token) and tpot_s (time per output token).  This is
+ * the one answer for a replica's throughput and latency.  Does not check
+ * that the replica fits (service_replica_gpus does). */
+struct llm_operating service_replica(const struct llm_model *lm, const struct service_spec *sp,
+                                     const struct gpu_type *t, int gpus);
 
 /* What the autoscaler and the accounting keep between calls. */
 struct service_state {
@@ -246,20 +231,26 @@ void service_account(struct service_state *st, double dt_s, double demand_tokens
 /* served / demanded tokens; 1 when nothing was demanded. */
 double service_attainment(const struct service_state *st);
 
-/* M/M/c mean response time, seconds: 1/mu + C(c, lambda/mu) / (c mu -
+/* M/M/c mean wait before service, seconds: C(c, lambda/mu) / (c mu -
  * lambda), C the Erlang C probability of waiting, computed from the Erlang
  * B recurrence B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), a = lambda/mu,
  * and C = c B / (c - a (1 - B)), which stays in [0, 1] for any c (no
  * factorials or powers).  RET: +INFINITY when lambda >= c mu, servers < 1 or
  * mu <= 0; NAN when lambda is negative or NaN. */
+double service_queue_wait_s(double lambda_req_s, double mu_req_s_per_server, int servers);
+/* M/M/c mean response time, seconds: 1/mu + service_queue_wait_s (its
+ * answers for the same bad inputs). */
 double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers);
 
-/* The service's mean response time with `replicas` ready replicas of
- * replica_tokens_s each at the given demand: service_latency_s with lambda
- * = demand / output_tokens, mu = replica_tokens_s / (SERVICE_BATCH x
- * output_tokens) and SERVICE_BATCH x replicas servers.  RET: +INFINITY
- * for replicas < 1. */
+/* A service's mean response time and mean wait for a batch slot (the TTFT
+ * under load is this wait plus the replica's ttft_s) with ready replicas of
+ * capacity_tokens_s output tokens/s in all and `slots` batch slots in all
+ * (the sum of their batches), at the given demand: lambda = demand /
+ * output_tokens, mu = capacity / (slots x output_tokens), c = slots.
+ * RET: +INFINITY for slots < 1 or capacity <= 0. */
 double service_response_s(const struct service_spec *sp, double demand_tokens_s,
-                          double replica_tokens_s, int replicas);
+                          double capacity_tokens_s, int slots);
+double service_wait_s(const struct service_spec *sp, double demand_tokens_s,
+                      double capacity_tokens_s, int slots);
 
 #endif

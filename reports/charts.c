@@ -101,8 +101,13 @@ void charts_wait(FILE *f, const struct sim *s)
     size_t n = summary_waits(s, w);
     gsl_sort(w, 1, n);
     fputs("wait_s,fraction\n", f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%.6f,%.6f\n", w[i], (double)(i + 1) / (double)n);
+    for (size_t i = 0; i < n; i++) {
+        /* The waits are whole microseconds: fs_from_seconds gives them back
+         * exactly, and they are written as integers. */
+        char wait[FS_SECONDS_LEN];
+        fs_seconds_str(wait, fs_from_seconds(w[i]));
+        fprintf(f, "%s,%.6f\n", wait, (double)(i + 1) / (double)n);
+    }
     free(w);
 }
 

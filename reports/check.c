@@ -14,7 +14,9 @@ static void violated(struct check *c, const struct sim *s, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(what, sizeof what, fmt, ap);
         va_end(ap);
-        snprintf(c->first, sizeof c->first, "at t = %.6f s: %s", fs_to_seconds(s->now), what);
+        char now[FS_SECONDS_LEN];
+        fs_seconds_str(now, s->now);
+        snprintf(c->first, sizeof c->first, "at t = %s s: %s", now, what);
     }
 }
 
@@ -77,8 +79,11 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
     struct check *c = ctx;
     (void)j;
     c->notes++;
-    if (s->now < c->last)
-        violated(c, s, "the clock went back from %.6f s", fs_to_seconds(c->last));
+    if (s->now < c->last) {
+        char last[FS_SECONDS_LEN];
+        fs_seconds_str(last, c->last);
+        violated(c, s, "the clock went back from %s s", last);
+    }
     c->last = s->now;
     cluster_ok(c, s);
     states_ok(c, s);

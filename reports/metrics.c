@@ -24,7 +24,10 @@ static void write_row(const struct metrics *m, fs_time end)
     double width = (double)(end - m->bucket_start) * GPU_MILLI;
     metrics_wide total_us = 0;
     int64_t cap = 0;
-    fprintf(m->ts, "%.6f,%.6f", fs_to_seconds(m->bucket_start), fs_to_seconds(end - m->bucket_start));
+    char from[FS_SECONDS_LEN], len[FS_SECONDS_LEN];
+    fs_seconds_str(from, m->bucket_start);
+    fs_seconds_str(len, end - m->bucket_start);
+    fprintf(m->ts, "%s,%s", from, len);
     for (int t = 0; t < cat->n; t++) {
         if (!m->capacity[t])
             continue;

@@ -12,6 +12,7 @@
 #include "../sim/service_run.h"
 #include "../base/csv.h"
 #include "../base/version.h"
+#include "../models/llm.h"
 #include "metric.h"
 
 static void count_states(const struct sim *s, struct run_stats *st)
@@ -296,10 +297,10 @@ int summary_write_json(FILE *f, const struct run_result *r)
 
 static void csv_time(FILE *f, fs_time t)
 {
+    char buf[FS_SECONDS_LEN];
+    fputc(',', f);
     if (t >= 0)
-        fprintf(f, ",%.6f", fs_to_seconds(t));
-    else
-        fputc(',', f);
+        fwrite(buf, 1, (size_t)fs_seconds_str(buf, t), f);
 }
 
 static const char *const state_names[] = {"not_submitted", "queued", "running", "completed"};
@@ -310,7 +311,7 @@ void summary_write_jobs(FILE *f, const struct sim *s)
     size_t n = s->sc->nbatch;
     const struct gpu_catalog *cat = s->sc->cat;
     fprintf(f, "id,kind,team,gpus,gpu_type,nodes,first_node,submit_s,start_s,end_s,"
-               "wait_s,run_s,jct_s,state\n");
+               "wait_s,run_s,jct_s,state,model,precision,gpu_mem_gb\n");
     for (size_t i = 0; i < n; i++) {
         const struct job *j = &s->jobs[i];
         fprintf(f, "%lld,%s,", (long long)j->id, job_kind_name(j->kind));
@@ -327,7 +328,10 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         csv_time(f, j->start >= 0 ? j->start - j->submit : -1);
         csv_time(f, j->end >= 0 ? job_ran(j, j->end) : -1); /* all segments */
         csv_time(f, j->end >= 0 ? j->end - j->submit : -1);
-        fprintf(f, ",%s\n", state_names[j->state]);
+        fprintf(f, ",%s,", state_names[j->state]);
+        csv_put(f, j->model ? s->sc->wl.models[j->model - 1] : "");
+        fprintf(f, ",%s,%.6g\n", j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "",
+                j->gpu_mem_gb);
     }
 }
 

@@ -282,9 +282,11 @@ static void finish(struct timeline *t)
         fputs("null}}\n", t->f);
         return;
     }
-    fprintf(t->f, "%lld, \"note\": \"event limit %lld reached at %.6f s: later events were dropped; "
+    char cut[FS_SECONDS_LEN];
+    fs_seconds_str(cut, t->cut);
+    fprintf(t->f, "%lld, \"note\": \"event limit %lld reached at %s s: later events were dropped; "
             "summary.json and timeseries.csv cover the whole run\"}}\n", (long long)t->cut,
-            (long long)t->limit, fs_to_seconds(t->cut));
+            (long long)t->limit, cut);
 }
 
 static void notify(void *ctx, struct sim *s, enum sim_note note, const struct job *j)

@@ -62,6 +62,11 @@ struct job {
     double params_b;     /* model parameters, billions; 0 = no spec */
     double tokens;       /* tokens trained on or processed; 0 = not given */
     uint8_t method;      /* enum job_method */
+    uint8_t precision;   /* the weights' precision: 1 + enum llm_precision
+                            (models/llm.h); 0 = not given (BF16) */
+    uint16_t model;      /* 1 + index into the workload's model names; 0 = none */
+    uint16_t layers;     /* the model's shape; 0 = estimated from params_b */
+    uint16_t hidden;     /*   (models/memory.h mem_shape) */
     uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
     uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
     uint8_t urgent;      /* a replica submitted while its service is short of

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin.h"
 #include "policies/policies.h"
 
 static void remove_queued(struct sched *s, const struct job *j);
@@ -39,15 +40,16 @@ const struct sched_policy *sched_policy_find(const char *name)
     for (size_t i = 0; sched_policies[i]; i++)
         if (strcmp(sched_policies[i]->name, name) == 0)
             return sched_policies[i];
-    return NULL;
+    return sched_plugin_find(name);
 }
 
 const char *const *sched_policy_names(size_t *n)
 {
-    static const char *names[FS_ARRAY_LEN(sched_policies)];
+    static const char *names[FS_ARRAY_LEN(sched_policies) + SCHED_PLUGIN_MAX];
     size_t i = 0;
     for (; sched_policies[i]; i++)
         names[i] = sched_policies[i]->name;
+    i += sched_plugin_names(names + i);
     names[i] = NULL;
     if (n)
         *n = i;

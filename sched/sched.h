@@ -132,9 +132,10 @@ struct sched_policy {
 
 /* NULL-terminated registry of every shipped policy. */
 extern const struct sched_policy *const sched_policies[];
-/* RET: the policy called name, or NULL. */
+/* RET: the policy called name (a shipped one, else one a plugin registered:
+ * sched/plugin.h), or NULL. */
 const struct sched_policy *sched_policy_find(const char *name);
-/* Names of all policies, in registry order, NULL-terminated (for messages). */
+/* Names of all policies, shipped then plugins, NULL-terminated (for messages). */
 const char *const *sched_policy_names(size_t *n);
 
 struct sched {

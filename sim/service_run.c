@@ -16,10 +16,24 @@ static const struct service_spec *spec_of(const struct sim *s, int k)
     return &s->sc->services[k];
 }
 
-/* Tokens/s of replica job j where it runs. */
+/* The operating point of replica job j where it runs. */
+static const struct llm_operating *replica_op(const struct sim *s, const struct job *j)
+{
+    return &s->svc[j->svc - 1].op[j->type];
+}
+
 static double replica_rate(const struct sim *s, const struct job *j)
 {
-    return service_replica_tokens_s(spec_of(s, j->svc - 1), &s->sc->cat->types[j->type], j->gpus);
+    return replica_op(s, j)->tokens_s;
+}
+
+/* Replica j starts (sign +1) or stops (-1) serving. */
+static void serve(struct sim *s, const struct job *j, int sign)
+{
+    struct svc_run *r = &s->svc[j->svc - 1];
+    r->capacity += sign * replica_rate(s, j);
+    r->slots += sign * replica_op(s, j)->batch;
+    r->ready += sign;
 }
 
 /* Account service k from its last accounting to t: demand is piecewise
@@ -35,8 +49,7 @@ static void account(struct sim *s, int k, fs_time t)
         double dt = fs_to_seconds(to - r->last), demand = service_demand(sp, r->last);
         service_account(&r->st, dt, demand, r->capacity);
         if (demand > 0) {
-            double per = r->ready ? r->capacity / r->ready : 0;
-            double lat = service_response_s(sp, demand, per, r->ready);
+            double lat = service_response_s(sp, demand, r->capacity, r->slots);
             double tokens = demand * dt;
             r->demand_tokens += tokens;
             if (isfinite(lat))
@@ -51,21 +64,6 @@ static void account(struct sim *s, int k, fs_time t)
     }
 }
 
-void svc_init(struct sim *s)
-{
-    int n = s->sc->nservices;
-    s->svc = xcalloc((size_t)(n > 0 ? n : 1), sizeof *s->svc);
-    s->svc_ready = xcalloc(s->njobs > 0 ? s->njobs : 1, 1);
-    for (int k = 0; k < n; k++)
-        evq_push(&s->q, 0, EV_TICK, k);
-}
-
-void svc_free(struct sim *s)
-{
-    free(s->svc);
-    free(s->svc_ready);
-}
-
 /* The replica slots of service k: [first, first + max_replicas). */
 static size_t first_slot(const struct sim *s, int k)
 {
@@ -73,6 +71,33 @@ static size_t first_slot(const struct sim *s, int k)
     for (int m = 0; m < k; m++)
         i += (size_t)spec_of(s, m)->as.max_replicas;
     return i;
+}
+
+void svc_init(struct sim *s)
+{
+    int n = s->sc->nservices;
+    const struct gpu_catalog *cat = s->sc->cat;
+    s->svc = xcalloc((size_t)(n > 0 ? n : 1), sizeof *s->svc);
+    s->svc_ready = xcalloc(s->njobs > 0 ? s->njobs : 1, 1);
+    for (int k = 0; k < n; k++) {
+        const struct service_spec *sp = spec_of(s, k);
+        int gpus = s->jobs[first_slot(s, k)].gpus;
+        s->svc[k].op = xcalloc((size_t)cat->n, sizeof *s->svc[k].op);
+        for (int t = 0; t < cat->n; t++) {
+            int need = service_replica_gpus(sp, &cat->types[t]);
+            if (need > 0 && need <= gpus)
+                s->svc[k].op[t] = service_replica(s->sc->llm, sp, &cat->types[t], gpus);
+        }
+        evq_push(&s->q, 0, EV_TICK, k);
+    }
+}
+
+void svc_free(struct sim *s)
+{
+    for (int k = 0; k < s->sc->nservices; k++)
+        free(s->svc[k].op);
+    free(s->svc);
+    free(s->svc_ready);
 }
 
 /* Stop replica i of service k now (scale-down): its GPUs go back and its
@@ -88,8 +113,7 @@ static void stop(struct sim *s, int k, size_t i)
         sim_publish(s, SIM_WITHDRAW, j);
     } else {
         if (s->svc_ready[i]) {
-            r->capacity -= replica_rate(s, j);
-            r->ready--;
+            serve(s, j, -1);
             s->svc_ready[i] = 0;
         }
         r->live--;
@@ -112,9 +136,7 @@ static void svc_tick(struct sim *s, int k)
     double demand = service_demand(sp, s->now), per = r->ready ? r->capacity / r->ready : 0;
     if (per <= 0) { /* nothing ready: the slowest type it may get, to be safe */
         for (int t = 0; t < s->sc->cat->n; t++) {
-            int g = service_allows(sp, t) && s->cl->types[t].max_gpus
-                        ? service_replica_gpus(sp, &s->sc->cat->types[t]) : 0;
-            double rate = g > 0 ? service_replica_tokens_s(sp, &s->sc->cat->types[t], g) : 0;
+            double rate = service_allows(sp, t) && s->cl->types[t].max_gpus ? r->op[t].tokens_s : 0;
             if (rate > 0 && (per <= 0 || rate < per))
                 per = rate;
         }
@@ -187,8 +209,7 @@ static void svc_ready(struct sim *s, size_t i)
         return;
     account(s, k, s->now);
     s->svc_ready[i] = 1;
-    s->svc[k].ready++;
-    s->svc[k].capacity += replica_rate(s, j);
+    serve(s, j, +1);
 }
 
 void svc_evicted(struct sim *s, size_t i)
@@ -198,8 +219,7 @@ void svc_evicted(struct sim *s, size_t i)
     account(s, k, s->now);
     s->svc[k].running--;
     if (s->svc_ready[i]) {
-        s->svc[k].capacity -= replica_rate(s, j);
-        s->svc[k].ready--;
+        serve(s, j, -1);
         s->svc_ready[i] = 0;
     }
 }

@@ -18,7 +18,11 @@
 struct svc_run {
     struct service_state st;  /* the autoscaler's state and service_account's integrals */
     fs_time last;             /* accounted up to here */
+    struct llm_operating *op; /* per catalog type: a replica's operating point
+                                 on the service's replica GPUs (service_replica),
+                                 zero where the type cannot hold one */
     double capacity;          /* tokens/s of the ready replicas */
+    int slots;                /* batch slots of the ready replicas */
     int ready, live;          /* replicas ready; submitted and not stopped */
     int running, max_running; /* replicas holding GPUs (starting or ready): now, the most */
     double demand_tokens;     /* the same as st.demand_tokens, kept here too */

@@ -1,46 +1,33 @@
-/* regress.c - the scheduler regression gate (regress.h): run a
- * suite of scenarios, compare each metric with a baseline under per-metric
- * tolerances and directions, print what got better, worse or stayed, and
- * exit 1 when anything got worse (a CI gate for scheduler changes).
- *
- * SUITE is a folder (its *.json files, by name) or a text file listing
- * scenario paths, one a line, relative to the list ('#' starts a comment).
- *
- * The baseline (JSON, written by --update):
- *   {"fleetsim_regress": 1,
- *    "scenarios": {"FILE": {"utilization": 0.82, "wait_p95_s": 6731, ...}}}
- * keyed by the scenario's path as the suite names it.  A metric is worse
- * when it moved in its bad direction by more than max(rel x |baseline|,
- * abs): each gated row of the metric table (reports/metric.h) gives its
- * direction and tolerance.  A figure that is undefined (a cost without a
- * price) is null in the baseline; null against null is unchanged.
+/* regress.c - the scheduler regression gate (regress.h): list the suite,
+ * key its scenarios, run every scenario on every seed through the
+ * executor (run/exec.h), then write the baseline or judge against it
+ * (regress_judge.c) and report (regress_write.c).
  */
-#include <cjson/cJSON.h>
 #include <dirent.h>
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../base/json.h"
-#include "../base/version.h"
-#include "../reports/output.h"
-#include "regress.h"
+#include "../run/exec.h"
+#include "regress_impl.h"
 
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The suite's scenario paths.  RET: 0 or an error code with err filled. */
-static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *err)
+/* The suite's scenario paths.  OUT *root: the folder keys are relative to
+ * (the suite folder, or the list's).  RET: 0 or an error code. */
+static int suite_list(const char *suite, char ***out, size_t *n, char **root, struct fs_err *err)
 {
     struct stat sb;
     size_t cap = 0;
     *out = NULL;
     *n = 0;
+    *root = NULL;
     if (stat(suite, &sb) != 0)
         return fs_fail(err, FS_ENOINPUT, "%s: cannot open: no such file or folder", suite);
     if (S_ISDIR(sb.st_mode)) {
@@ -57,12 +44,13 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
         }
         closedir(d);
         qsort(*out, *n, sizeof **out, cmp_str);
+        *root = realpath(suite, NULL);
     } else {
         FILE *f;
         int rc = fs_open_input(suite, &f, err);
         if (rc)
             return rc;
-        char line[1024], base[1024];
+        char line[1024], base[PATH_MAX];
         snprintf(base, sizeof base, "%s", suite);
         char *slash = strrchr(base, '/');
         if (slash)
@@ -79,184 +67,217 @@ static int suite_list(const char *suite, char ***out, size_t *n, struct fs_err *
             sprintf((*out)[(*n)++], "%s%s", p[0] == '/' ? "" : base, p);
         }
         fclose(f);
+        *root = realpath(base[0] ? base : ".", NULL);
     }
+    if (!*root)
+        return fs_fail(err, FS_ENOINPUT, "%s: cannot resolve the suite's folder", suite);
     if (*n == 0)
         return fs_fail(err, FS_EDATA, "%s: the suite holds no scenarios", suite);
     return 0;
 }
 
-/* Run one scenario: every row of the metric table. */
-static int measure(const char *path, const struct scenario_options *so, double v[METRIC_MAX],
-                   struct fs_err *err)
+/* path's key: its real path relative to root (both absolute), "../" where
+ * it lies outside; a path that cannot be resolved keys as written. */
+static char *key_of(const char *root, const char *path)
 {
-    struct run_result r;
-    int rc = run_scenario(&(struct run_spec){.path = path, .so = *so}, &r, err);
-    if (rc)
-        return rc;
-    metric_values(&r, v);
-    run_result_free(&r);
-    return 0;
+    char *real = realpath(path, NULL);
+    if (!real)
+        return xstrdup(path);
+    size_t i = 0, cut = 0; /* cut: just past the last '/' both share */
+    for (; root[i] && root[i] == real[i]; i++)
+        if (root[i] == '/')
+            cut = i + 1;
+    const char *rem = root + cut, *rest = real + cut; /* root's steps not shared; real's own */
+    if (root[i] == '\0' && (real[i] == '/' || real[i] == '\0')) {
+        rem = root + i;
+        rest = real + i + (real[i] == '/');
+    }
+    int up = *rem != '\0';
+    for (const char *p = rem; *p; p++)
+        up += *p == '/' && p[1] != '\0';
+    char *key = xmalloc(3 * (size_t)up + strlen(rest) + 1), *k = key;
+    for (int u = 0; u < up; u++, k += 3)
+        memcpy(k, "../", 3);
+    strcpy(k, rest);
+    free(real);
+    return key;
 }
 
-static int write_baseline(const char *file, char **paths, size_t n, double (*v)[METRIC_MAX],
-                          struct fs_err *err)
+/* One scenario on one seed, as the executor carries it. */
+struct rg_rec {
+    int32_t skipped;
+    char name[128];
+    char why[512];
+    double v[METRIC_MAX];
+};
+
+struct rg_ctx {
+    struct rg_scen *sc;
+    size_t n;
+    const uint64_t *seeds;
+    int nseeds;
+    struct scenario_options so;
+};
+
+static int run_task(void *vctx, size_t i, struct exec_out *out, struct fs_err *err)
 {
-    cJSON *root = cJSON_CreateObject(), *all = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "fleetsim_regress", 1);
-    cJSON_AddItemToObject(root, "scenarios", all);
-    cJSON_AddItemToObject(root, "meta", version_json());
-    for (size_t i = 0; i < n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        for (int k = 0; k < metric_count; k++)
-            if (metric_gated(&metric_table[k]))
-                cJSON_AddItemToObject(o, metric_table[k].name,
-                                      isfinite(v[i][k]) ? cJSON_CreateNumber(v[i][k]) : cJSON_CreateNull());
-        cJSON_AddItemToObject(all, paths[i], o);
+    const struct rg_ctx *x = vctx;
+    const char *path = x->sc[i / (size_t)x->nseeds].path;
+    struct scenario_options so = x->so;
+    so.has_seed = true;
+    so.seed = x->seeds[i % (size_t)x->nseeds];
+    static struct rg_rec rec;
+    memset(&rec, 0, sizeof rec);
+    struct run_result r;
+    int rc = run_scenario(&(struct run_spec){.path = path, .so = so}, &r, err);
+    /* The scenario is there but its trace is not (../shared/traces is
+     * absent): skipped, saying why. */
+    if (rc == FS_ENOINPUT && access(path, R_OK) == 0) {
+        rec.skipped = 1;
+        snprintf(rec.why, sizeof rec.why, "%.500s", err->msg);
+        rc = 0;
+    } else if (rc == 0) {
+        snprintf(rec.name, sizeof rec.name, "%s", r.sc->name ? r.sc->name : "");
+        metric_values(&r, rec.v);
+        run_result_free(&r);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    struct outfile o = {0};
-    int rc = out_open_path(&o, file, err);
-    if (rc == 0 && (fputs(text, o.f) < 0 || fputc('\n', o.f) == EOF))
-        rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write", file);
-    if (rc == 0 && (rc = out_close(&o, err)) == 0)
-        rc = out_commit(&o, err);
-    out_discard(&o);
-    free(text);
+    if (rc == 0)
+        exec_put(out, &rec, sizeof rec);
     return rc;
 }
 
-/* Fail closed: every scenario of the baseline must be an object holding
- * every gated metric as a finite number, or null where it is undefined (a
- * cost without a price), so a gutted, string-valued or infinite
- * entry is an error naming the scenario and the metric, never a metric
- * that silently passes.  RET: 0 or FS_EDATA. */
-static int check_baseline(const cJSON *root, const char *file, struct fs_err *err)
+static void progress(void *vctx, size_t i, const struct exec_out *res, size_t done)
 {
-    const cJSON *all = NULL, *o;
-    int rc = json_child(root, "scenarios", true, cJSON_Object, &all, file, "$", err);
-    if (rc)
-        return rc;
-    cJSON_ArrayForEach(o, all) {
-        if (!cJSON_IsObject(o))
-            return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"]: expected an object of metrics", file,
-                           o->string);
-        for (int k = 0; k < metric_count; k++) {
-            if (!metric_gated(&metric_table[k]))
-                continue;
-            const char *name = metric_table[k].name;
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, name);
-            if (!b)
-                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: missing (regenerate the baseline "
-                                              "with --update)", file, o->string, name);
-            if (!cJSON_IsNull(b) && (!cJSON_IsNumber(b) || !isfinite(b->valuedouble)))
-                return fs_fail(err, FS_EDATA, "%s: $.scenarios[\"%s\"].%s: expected a finite number, or null "
-                                              "(undefined: a cost without a price)", file, o->string, name);
-        }
-    }
-    return 0;
+    const struct rg_ctx *x = vctx;
+    const struct rg_rec *rec = (const void *)res->data;
+    if (!rec->skipped)
+        fprintf(stderr, "  [%zu/%zu] %s, seed %llu\n", done, x->n * (size_t)x->nseeds,
+                x->sc[i / (size_t)x->nseeds].key, (unsigned long long)x->seeds[i % (size_t)x->nseeds]);
 }
 
-/* Compare with the baseline and print the table.  RET: 0, 1 (worse or
- * missing), or an error code. */
-static int judge(const char *file, char **paths, size_t n, double (*v)[METRIC_MAX], bool quiet,
-                 struct fs_err *err)
+/* Run every scenario on every seed: here, in -j workers, or over MPI
+ * ranks (only rank 0 gets the results).  RET: 0 or the first failing
+ * run's code. */
+static int run_all(struct rg_ctx *x, const struct regress_opts *o, struct fs_err *err)
 {
-    cJSON *root = NULL;
-    const cJSON *all = NULL;
-    int rc = json_load_file(file, &root, err);
-    if (rc || (rc = json_child(root, "scenarios", true, cJSON_Object, &all, file, "$", err))) {
-        cJSON_Delete(root);
-        return rc;
-    }
-    int worse = 0, better = 0, same = 0, missing = 0;
-    printf("%-40s %-22s %14s %14s %9s  %s\n", "scenario", "metric", "baseline", "now", "change", "verdict");
-    for (size_t i = 0; i < n; i++) {
-        const cJSON *o = cJSON_GetObjectItemCaseSensitive(all, paths[i]);
-        if (!cJSON_IsObject(o)) {
-            printf("%-40s %-22s %14s %14s %9s  %s\n", paths[i], "-", "-", "-", "-", "NOT IN BASELINE");
-            missing++;
-            continue;
+    size_t n = x->n * (size_t)x->nseeds, failed;
+    struct exec_out *res = xcalloc(n, sizeof *res);
+    struct exec_tasks t = {.n = n, .ctx = x, .run = run_task, .progress = o->quiet ? NULL : progress};
+    int rc = o->nranks > 1 ? exec_mpi_run(&t, o->rank, res, &failed, err)
+                           : exec_run(&t, o->jobs < 1 ? 1 : o->jobs, res, &failed, err);
+    for (size_t s = 0; rc == 0 && o->rank == 0 && s < x->n; s++) {
+        struct rg_scen *sc = &x->sc[s];
+        sc->v = xcalloc((size_t)x->nseeds, sizeof *sc->v);
+        for (int k = 0; k < x->nseeds; k++) {
+            const struct rg_rec *rec = (const void *)res[s * (size_t)x->nseeds + (size_t)k].data;
+            memcpy(sc->v[k], rec->v, sizeof rec->v);
+            memcpy(sc->name, rec->name, sizeof sc->name);
+            sc->skipped |= rec->skipped != 0;
+            if (rec->skipped)
+                memcpy(sc->why, rec->why, sizeof sc->why);
         }
-        for (int k = 0; k < metric_count; k++) {
-            const struct metric_def *mt = &metric_table[k];
-            if (!metric_gated(mt))
-                continue;
-            const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, mt->name);
-            double now = v[i][k];
-            if (cJSON_IsNull(b)) { /* undefined in the baseline (check_baseline) */
-                const char *verdict = isfinite(now) ? "defined now" : "unchanged";
-                same++;
-                if (!quiet || isfinite(now))
-                    printf("%-40s %-22s %14s %14.6g %9s  %s\n", paths[i], mt->name, "null", now, "-", verdict);
-                continue;
-            }
-            double base = b->valuedouble, d = now - base; /* check_baseline: finite */
-            double tol = fmax(mt->rel * fabs(base), mt->abs);
-            const char *verdict = "unchanged";
-            if (!isfinite(now)) { /* not a number is never within tolerance */
-                verdict = "WORSE";
-                worse++;
-            } else if (fabs(d) > tol) {
-                bool good = d * mt->better > 0;
-                verdict = good ? "better" : "WORSE";
-                good ? better++ : worse++;
-            } else {
-                same++;
-            }
-            if (!quiet || strcmp(verdict, "unchanged") != 0)
-                printf("%-40s %-22s %14.6g %14.6g %+8.2f%%  %s\n", paths[i], mt->name, base, now,
-                       base != 0 ? 100 * d / fabs(base) : 0.0, verdict);
-        }
+        if (sc->skipped)
+            fprintf(stderr, "  %s: SKIPPED: %s\n", sc->key, sc->why);
     }
-    cJSON_Delete(root);
-    printf("regress: %zu scenarios, %d metrics worse, %d better, %d unchanged%s%s\n", n, worse, better,
-           same, missing ? ", scenarios not in the baseline: " : "", missing ? "see above" : "");
-    return worse || missing ? 1 : 0;
+    exec_results_free(res, n);
+    free(res);
+    return rc;
+}
+
+/* The seeds this run uses.  OUT *seeds (caller frees), *n. */
+static void pick_seeds(const struct regress_opts *o, const struct rg_base *b, uint64_t **seeds, int *n)
+{
+    if (b && !o->seeds && !o->has_first_seed) {
+        *n = b->nseeds;
+        *seeds = xcalloc((size_t)*n, sizeof **seeds);
+        memcpy(*seeds, b->seeds, (size_t)*n * sizeof **seeds);
+        return;
+    }
+    *n = o->seeds ? o->seeds : b ? b->nseeds : REGRESS_DEFAULT_SEEDS;
+    uint64_t first = o->has_first_seed ? o->first_seed : b ? b->seeds[0] : 1;
+    *seeds = xcalloc((size_t)*n, sizeof **seeds);
+    for (int i = 0; i < *n; i++)
+        (*seeds)[i] = first + (uint64_t)i;
+}
+
+/* --update: write the baseline, keeping the old one's tolerance
+ * overrides.  RET: 0, 1 (scenarios skipped without allow_skip: not
+ * written) or an error code. */
+static int update(const struct regress_opts *o, const struct rg_ctx *x, struct fs_err *err)
+{
+    struct rg_base old;
+    struct fs_err why = {0};
+    bool have_old = rg_base_load(o->baseline, &old, &why) == 0;
+    if (!have_old && why.code != FS_ENOINPUT)
+        fprintf(stderr, "fleetsim: regress: writing %s afresh, without its tolerance overrides: %s\n",
+                o->baseline, why.msg);
+    int skipped = 0, rc = 0;
+    for (size_t i = 0; i < x->n; i++)
+        skipped += x->sc[i].skipped;
+    if (skipped && !o->allow_skip) {
+        fprintf(stderr, "fleetsim: regress: %s not written: %d scenarios skipped (--allow-skip writes it "
+                        "without them)\n", o->baseline, skipped);
+        rc = 1;
+    } else {
+        rc = rg_base_write(o->baseline, x->sc, x->n, x->seeds, x->nseeds, have_old ? &old : NULL, err);
+        if (rc == 0 && !o->quiet)
+            fprintf(stderr, "  wrote %s (%zu scenarios, %d seeds each)\n", o->baseline, x->n - (size_t)skipped,
+                    x->nseeds);
+    }
+    if (have_old)
+        rg_base_free(&old);
+    return rc;
 }
 
 int regress_run(const struct regress_opts *o, struct fs_err *err)
 {
-    const char *baseline = o->baseline;
-    bool update = o->update, quiet = o->quiet;
-    char **paths = NULL;
+    struct rg_base b = {0};
+    char **paths = NULL, *root = NULL;
     size_t n = 0;
-    cJSON *check = NULL;
+    uint64_t *seeds = NULL;
+    int nseeds = 0;
     /* A baseline that cannot be read fails now, not after the suite ran. */
-    int rc = update ? 0 : json_load_file(baseline, &check, err);
-    if (rc == 0 && !update)
-        rc = check_baseline(check, baseline, err);
-    cJSON_Delete(check);
+    int rc = o->update ? 0 : rg_base_load(o->baseline, &b, err);
     if (rc == 0)
-        rc = suite_list(o->suite, &paths, &n, err);
-    double (*v)[METRIC_MAX] = xcalloc(n + 1, sizeof *v);
-    size_t kept = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        rc = measure(paths[i], &o->so, v[kept], err);
-        /* The scenario is there but its trace is not (../shared/traces
-         * is absent): skip it, saying so. */
-        if (rc == FS_ENOINPUT && access(paths[i], R_OK) == 0) {
-            fprintf(stderr, "  [%zu/%zu] %s: SKIPPED: %s\n", i + 1, n, paths[i], err->msg);
-            free(paths[i]);
-            paths[i] = NULL;
-            rc = 0;
-            continue;
+        rc = suite_list(o->suite, &paths, &n, &root, err);
+    /* Every rank takes part in the runs, or none does. */
+    if (!exec_mpi_agree(rc == 0) && rc == 0)
+        rc = fs_fail(err, FS_EINTERNAL, "%s: another MPI rank could not read the suite or the baseline", o->suite);
+    struct rg_scen *sc = xcalloc(n + 1, sizeof *sc);
+    if (rc == 0) {
+        pick_seeds(o, o->update ? NULL : &b, &seeds, &nseeds);
+        for (size_t i = 0; i < n; i++)
+            sc[i] = (struct rg_scen){.path = paths[i], .key = key_of(root, paths[i])};
+        struct rg_ctx x = {.sc = sc, .n = n, .seeds = seeds, .nseeds = nseeds, .so = o->so};
+        rc = run_all(&x, o, err);
+        if (rc == 0 && o->rank > 0) {
+            /* a worker rank: rank 0 judges */
+        } else if (rc == 0 && o->update) {
+            rc = update(o, &x, err);
+        } else if (rc == 0) {
+            struct rg_judgement j;
+            rg_judge(&b, sc, n, nseeds, seeds, o->allow_skip, &j);
+            j.suite = o->suite;
+            j.baseline = o->baseline;
+            if (o->json)
+                rg_write_json(stdout, &j);
+            else
+                rg_write_table(stdout, &j, o->quiet);
+            rc = o->junit ? rg_write_junit(o->junit, &j, err) : 0;
+            if (rc == 0)
+                rc = j.rc;
+            rg_judgement_free(&j);
         }
-        if (rc == 0 && !quiet)
-            fprintf(stderr, "  [%zu/%zu] %s\n", i + 1, n, paths[i]);
-        char *p = paths[i];
-        paths[i] = NULL;
-        paths[kept++] = p;
     }
-    size_t total = n;
-    n = kept;
-    if (rc == 0)
-        rc = update ? write_baseline(baseline, paths, n, v, err) : judge(baseline, paths, n, v, quiet, err);
-    if (rc == 0 && update && !quiet)
-        fprintf(stderr, "  wrote %s (%zu scenarios)\n", baseline, n);
-    for (size_t i = 0; i < total; i++)
+    for (size_t i = 0; i < n; i++) {
+        free(sc[i].key);
+        free(sc[i].v);
         free(paths[i]);
+    }
+    free(sc);
     free(paths);
-    free(v);
+    free(root);
+    free(seeds);
+    rg_base_free(&b);
     return rc;
 }

@@ -183,11 +183,88 @@ static void test_gen_bounds(void)
     workload_free(&w);
 }
 
+/* Job classes: each job carries its class's model, a GPU count of its
+ * class, and the memory the rule gives for them.  The 70B full-training
+ * figure is worked by hand from the rule of models/memory.h: 16 B per
+ * parameter over 16 GPUs (weights 2 + gradients 2 + Adam state 12) =
+ * 70.6 GB, activations 4096 x 8192 x (2 x 80 + 34) B = 6.5103 GB, and
+ * 2 GB overhead: 79.1103 GB, under an H100's 80 (so the class's layers
+ * and hidden are used: the size-only estimate gives a different figure).
+ * The fp8 8B inference replica on one GPU: 8.03 GB of weights x 1.4 (the
+ * KV allowance) + 2 = 13.242 GB. */
+static void test_gen_classes(void)
+{
+    struct gen_spec s = base_spec;
+    s.nclasses = 2;
+    s.classes[0] = (struct gen_class){
+        .name = "pretrain-70b", .kind = GEN_TRAIN, .weight = 1, .model = "llama-3-70b", .params_b = 70.6,
+        .precision = 1 /* bf16 */, .layers = 80, .hidden = 8192, .ncounts = 2, .gpu_counts = {16, 32},
+        .gpu_weights = {1, 1}, .duration_median_s = 36000, .duration_sigma = 1, .duration_max_s = 1e6};
+    s.classes[1] = (struct gen_class){
+        .name = "infer-8b", .kind = GEN_INFER_BATCH, .weight = 3, .model = "llama-3-8b", .params_b = 8.03,
+        .precision = 2 /* fp8 */, .ncounts = 1, .gpu_counts = {1}, .gpu_weights = {1},
+        .duration_median_s = 600, .duration_sigma = 0.5, .duration_max_s = 0, .allowed = 1u << 3};
+    struct workload w;
+    workload_init(&w);
+    workload_generate(&s, 9, &w);
+    CU_ASSERT_EQUAL_FATAL(w.nmodels, 2);
+    size_t bad = 0, n70 = 0, n16 = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        const struct job *j = &w.jobs[i];
+        if (j->model == 1) {
+            n70++;
+            n16 += j->gpus == 16;
+            double want = j->gpus == 16 ? 79.1103 : 70.6 / 2 + 6.5103 + 2;
+            bad += strcmp(w.models[0], "llama-3-70b") || j->kind != JOB_TRAIN || j->method != JOB_METHOD_TRAIN ||
+                   (j->gpus != 16 && j->gpus != 32) || fabs(j->gpu_mem_gb - want) > 1e-3 || j->allowed;
+        } else {
+            bad += j->model != 2 || strcmp(w.models[1], "llama-3-8b") || j->kind != JOB_INFER ||
+                   j->method != JOB_METHOD_INFER || j->gpus != 1 || fabs(j->gpu_mem_gb - 13.242) > 1e-3 ||
+                   j->allowed != 1u << 3;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* Shares: 1/4 of the jobs in the 70B class, half of those on 16 GPUs
+     * (standard errors 0.0031 and 0.0071: 0.02 and 0.04 are > 5 of them). */
+    CU_ASSERT(fabs((double)n70 / (double)w.n - 0.25) < 0.02);
+    CU_ASSERT(fabs((double)n16 / (double)n70 - 0.5) < 0.04);
+    workload_free(&w);
+}
+
+/* Diurnal arrivals: the rate is mean x (1 + a cos(2 pi (t - peak) / 24 h)),
+ * so the 6 hours around the peak get mean x (1 + a sinc) and the 6 around
+ * the trough mean x (1 - a sinc), sinc = sin(pi/4) / (pi/4) = 0.9003: with
+ * a = 0.5 a ratio of 1.4502 / 0.5498 = 2.6374.  20,000 jobs put about 5,000
+ * and 1,900 in the two windows: the ratio's standard error is about 2.7 %,
+ * so 12 % is 4.4 of them.  The mean rate stays the one asked for (3 %, as
+ * in test_gen_distributions; 20,000 jobs are ~167 whole days, so the
+ * cosine averages out). */
+static void test_gen_diurnal(void)
+{
+    struct gen_spec s = base_spec;
+    s.diurnal_amplitude = 0.5;
+    s.diurnal_peak_h = 14;
+    struct workload w;
+    workload_init(&w);
+    workload_generate(&s, 11, &w);
+    double peak = 0, trough = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        double h = fmod(fs_to_seconds(w.jobs[i].submit) / 3600, 24);
+        peak += h >= 11 && h < 17;
+        trough += h < 5 || h >= 23;
+    }
+    CU_ASSERT(fabs(peak / trough / 2.6374 - 1) < 0.12);
+    double mean_gap = fs_to_seconds(w.jobs[w.n - 1].submit) / (double)w.n;
+    CU_ASSERT(fabs(mean_gap / 30.0 - 1) < 0.03);
+    workload_free(&w);
+}
 
 static CU_TestInfo gen_tests[] = {
     {"same seed same jobs, separate streams", test_gen_deterministic},
     {"arrival, duration, size, kind, team laws", test_gen_distributions},
     {"duration cap and 1 s floor", test_gen_bounds},
+    {"job classes: model, GPU count and memory together", test_gen_classes},
+    {"diurnal arrivals: peak over trough, mean rate", test_gen_diurnal},
     CU_TEST_INFO_NULL,
 };
 

@@ -205,9 +205,36 @@ static void test_report_no_gnuplot(void)
     rmdir_all(dir);
 }
 
+/* Times are written from their integer microseconds (fs_seconds_str):
+ * the bytes must be printf's "%.6f" of the seconds, which the outputs
+ * wrote before, on edge values and on a spread of times up to a century. */
+static void test_seconds_str(void)
+{
+    fs_time edge[] = {0, 1, 9, 10, 999999, 1000000, 1000001, 59999999, -1, -999999, -1000000,
+                      -1234567, (fs_time)100 * 365 * 86400 * FS_USEC};
+    uint64_t st = 42;
+    for (size_t i = 0; i < FS_ARRAY_LEN(edge) + 100000; i++) {
+        fs_time t = i < FS_ARRAY_LEN(edge) ? edge[i]
+                    : (fs_time)(sched_splitmix64(&st) % ((uint64_t)1 << (i % 52 + 1)));
+        char want[64], got[FS_SECONDS_LEN];
+        snprintf(want, sizeof want, "%.6f", fs_to_seconds(t));
+        int n = fs_seconds_str(got, t);
+        CU_ASSERT_STRING_EQUAL(got, want);
+        CU_ASSERT_EQUAL((size_t)n, strlen(want));
+        if (strcmp(got, want) != 0) {
+            printf("t = %lld: got %s, printf %s\n", (long long)t, got, want);
+            break;
+        }
+    }
+    char buf[FS_SECONDS_LEN];
+    CU_ASSERT_EQUAL(fs_seconds_str(buf, INT64_MIN), 21);
+    CU_ASSERT_STRING_EQUAL(buf, "-9223372036854.775808");
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
+        {"times from integer microseconds", test_seconds_str},
         {"report with gnuplot (when present)", test_report_gnuplot},
         {"report without gnuplot", test_report_no_gnuplot},
         CU_TEST_INFO_NULL,

@@ -58,9 +58,11 @@ static void test_load_full(void)
              " \"demand\": {\"trace\": \"%s\", \"scale\": 2, \"repeat\": true},"
              " \"autoscaler\": {\"target_util\": 0.6, \"min_replicas\": 0, \"max_replicas\": 4,"
              "  \"up_delay_s\": 30, \"down_delay_s\": 90, \"cold_start_s\": 45, \"tick_s\": 10},"
-             " \"slo\": {\"latency_s\": 2.5}},"
+             " \"slo\": {\"latency_s\": 2.5, \"tpot_s\": 0.1}},"
              " {\"name\": \"llm-70b\", \"model_params_b\": 70,"
-             "  \"demand\": {\"diurnal\": {\"mean_tokens_s\": 5000}}}]", tr);
+             "  \"demand\": {\"diurnal\": {\"mean_tokens_s\": 5000}}},"
+             " {\"name\": \"batch-8b\", \"model_params_b\": 8, \"priority\": \"standard\","
+             "  \"demand\": {\"diurnal\": {\"mean_tokens_s\": 100}}}]", tr);
     struct service_spec *sp;
     int n;
     struct fs_err err = {0};
@@ -68,7 +70,7 @@ static void test_load_full(void)
     if (rc)
         printf("\n%s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    CU_ASSERT_EQUAL_FATAL(n, 2);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
     CU_ASSERT_STRING_EQUAL(sp[0].name, "chat-7b");
     CU_ASSERT_STRING_EQUAL(sp[0].team, "product");
     CU_ASSERT_DOUBLE_EQUAL(sp[0].params, 7e9, 1e-3);
@@ -90,6 +92,10 @@ static void test_load_full(void)
     CU_ASSERT_EQUAL(sp[0].as.tick, S(10));
     CU_ASSERT_DOUBLE_EQUAL(sp[0].as.target_util, 0.6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(sp[0].slo_latency_s, 2.5, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sp[0].tpot_target_s, 0.1, 1e-15);
+    /* TPOT targets by priority: MLPerf's Interactive 40 ms and Server 200 ms. */
+    CU_ASSERT_DOUBLE_EQUAL(sp[1].tpot_target_s, 0.04, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(sp[2].tpot_target_s, 0.2, 1e-15);
     /* The defaults. */
     CU_ASSERT_STRING_EQUAL(sp[1].team, "llm-70b");
     CU_ASSERT_EQUAL(sp[1].priority, SERVICE_LATENCY);

@@ -33,6 +33,7 @@ struct cli_command {
     int (*run)(int argc, char **argv);
     const struct option *opts;
     const char *summary;
+    bool plugins; /* takes --policy-lib PATH.so (cli_policy_libs) */
 };
 extern const struct cli_command cli_commands[];
 
@@ -40,6 +41,13 @@ extern const struct cli_command cli_commands[];
 extern const struct option run_opts[], compare_opts[], sweep_opts[], regress_opts[], calibrate_opts[],
     import_opts[], models_opts[], gen_opts[], plan_opts[], fill_opts[], serve_opts[], validate_opts[],
     completion_opts[];
+
+/* Load every --policy-lib PATH.so (or --policy-lib=PATH.so) of argv[2..]
+ * before the first "--" (sched/plugin.h) and take them out of argv, so the
+ * subcommand's own options never see them.  RET: 0, or the exit status
+ * with the message printed (64 no value, 65 not a plugin or another ABI
+ * version, 66 no such file). */
+int cli_policy_libs(int *argc, char **argv);
 
 /* Report err on stderr as "fleetsim: MESSAGE" and return its exit status. */
 int cli_fail(const struct fs_err *err);

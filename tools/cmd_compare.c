@@ -38,6 +38,7 @@ static int usage(int code)
                "                        at the same seed\n"
                "      --set PATH=VALUE  edit every scenario as read: PATH a key path\n"
                "                        (fleet[0].nodes), VALUE JSON or else a string; repeatable\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog for scenarios that name none\n"
                "      --pdf             also write report.pdf, printed from report.html by headless\n"
                "                        Chromium\n"
@@ -55,7 +56,10 @@ const struct option compare_opts[] = {
     {"set", required_argument, NULL, 'E'},    {"catalog", required_argument, NULL, 'c'},
     {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
     {"jobs", required_argument, NULL, 'j'},   {"pdf", no_argument, NULL, 'F'},
-    {"json", no_argument, NULL, 'J'},         {NULL, 0, NULL, 0},
+    {"json", no_argument, NULL, 'J'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, 'L'},
+    {NULL, 0, NULL, 0},
 };
 
 /* out/compare-NAME in buf (the name kept inside out/).  RET: buf. */

@@ -52,6 +52,8 @@ static void options(FILE *f, const struct cli_command *c)
 {
     for (const struct option *o = c->opts; o->name; o++)
         fprintf(f, "%s--%s", o == c->opts ? "" : " ", o->name);
+    if (c->plugins)
+        fprintf(f, " --policy-lib");
 }
 
 static void bash(FILE *f)

@@ -51,6 +51,7 @@ static int usage(int code)
                "                        visit next; the outputs are the same bytes for any N\n"
                "      --set PATH=VALUE  edit the scenario as read: PATH a key path (fleet[0].nodes),\n"
                "                        VALUE JSON or else a string; repeatable\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
                "      --json            also print plan.json on stdout (also with exit 1)\n"
@@ -245,7 +246,10 @@ const struct option plan_opts[] = {
     {"catalog", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
     {"jobs", required_argument, NULL, 'j'},    {"set", required_argument, NULL, 'E'},
-    {"json", no_argument, NULL, 'J'},          {NULL, 0, NULL, 0},
+    {"json", no_argument, NULL, 'J'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, 'L'},
+    {NULL, 0, NULL, 0},
 };
 
 /* The options into p.  RET: -1 to go on, or the exit status (0 after --help). */

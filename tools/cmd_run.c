@@ -30,6 +30,7 @@ static int usage(int code)
                "      --set PATH=VALUE\n"
                "                      edit the scenario as read: PATH a key path (fleet[0].nodes,\n"
                "                      scheduler.policy), VALUE JSON or else a string; repeatable\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE  GPU catalog when the scenario names none\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "      --check         assert the engine's invariants after every event (check.h);\n"
@@ -138,7 +139,10 @@ const struct option run_opts[] = {
     {"progress", no_argument, NULL, 'P'},     {"quiet", no_argument, NULL, 'q'},
     {"check", no_argument, NULL, 'C'},        {"pdf", no_argument, NULL, 'F'},
     {"set", required_argument, NULL, 'S'},    {"json", no_argument, NULL, 'J'},
-    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, 'h'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, 'L'},
+    {NULL, 0, NULL, 0},
 };
 
 int cmd_run(int argc, char **argv)

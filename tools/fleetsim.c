@@ -5,23 +5,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../sched/plugin.h"
 #include "cli.h"
 
 const struct cli_command cli_commands[] = {
-    {"run", cmd_run, run_opts, "simulate a scenario and write its summary, jobs and timeseries"},
-    {"compare", cmd_compare, compare_opts, "the same workload under several scenarios or policies: costs, savings, report"},
-    {"sweep", cmd_sweep, sweep_opts, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)"},
-    {"regress", cmd_regress, regress_opts, "run a suite of scenarios and compare each metric with a baseline (CI gate)"},
-    {"calibrate", cmd_calibrate, calibrate_opts, "fit the power model to measured points (calibrate power CSV)"},
-    {"import", cmd_import, import_opts, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve"},
-    {"models", cmd_models, models_opts, "print the GPU catalog and the calibrated throughput, memory and power curves"},
-    {"gen", cmd_gen, gen_opts, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy"},
-    {"plan", cmd_plan, plan_opts, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload"},
-    {"fill", cmd_fill, fill_opts, "the FGD paper's fill experiment: policies x seeds on an openb trace"},
-    {"serve", cmd_serve, serve_opts, "the scheduling core as a Kubernetes scheduler extender (HTTP)"},
-    {"validate", cmd_validate, validate_opts, "check scenarios: their structure by the JSON Schema, their meaning by the loader"},
-    {"completion", cmd_completion, completion_opts, "print the bash or zsh completion script (completion bash|zsh)"},
-    {NULL, NULL, NULL, NULL},
+    {"run", cmd_run, run_opts, "simulate a scenario and write its summary, jobs and timeseries", true},
+    {"compare", cmd_compare, compare_opts, "the same workload under several scenarios or policies: costs, savings, report", true},
+    {"sweep", cmd_sweep, sweep_opts, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)", false},
+    {"regress", cmd_regress, regress_opts, "run a suite of scenarios and compare each metric with a baseline (CI gate)", true},
+    {"calibrate", cmd_calibrate, calibrate_opts, "fit the power model to measured points (calibrate power CSV)", false},
+    {"import", cmd_import, import_opts, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve", false},
+    {"models", cmd_models, models_opts, "print the GPU catalog and the calibrated throughput, memory and power curves", false},
+    {"gen", cmd_gen, gen_opts, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy", false},
+    {"plan", cmd_plan, plan_opts, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload", true},
+    {"fill", cmd_fill, fill_opts, "the FGD paper's fill experiment: policies x seeds on an openb trace", false},
+    {"serve", cmd_serve, serve_opts, "the scheduling core as a Kubernetes scheduler extender (HTTP)", false},
+    {"validate", cmd_validate, validate_opts, "check scenarios: their structure by the JSON Schema, their meaning by the loader", false},
+    {"completion", cmd_completion, completion_opts, "print the bash or zsh completion script (completion bash|zsh)", false},
+    {NULL, NULL, NULL, NULL, false},
 };
 
 static int usage(int code)
@@ -39,6 +40,37 @@ static int usage(int code)
                "73 cannot create output, 75 output folder busy (another fleetsim writes it),\n"
                "130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
     return code;
+}
+
+int cli_policy_libs(int *argc, char **argv)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *path = NULL;
+        if (strcmp(argv[i], "--") == 0) { /* operands from here on */
+            while (i < *argc)
+                argv[kept++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--policy-lib") == 0) {
+            if (i + 1 == *argc) {
+                fprintf(stderr, "fleetsim: %s: option --policy-lib needs a value\n", argv[1]);
+                return 64;
+            }
+            path = argv[++i];
+        } else if (strncmp(argv[i], "--policy-lib=", 13) == 0) {
+            path = argv[i] + 13;
+        } else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        struct fs_err err = {0};
+        if (sched_plugin_load(path, &err))
+            return cli_fail(&err);
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return 0;
 }
 
 int cli_fail(const struct fs_err *err)
@@ -222,9 +254,12 @@ int main(int argc, char **argv)
         printf("fleetsim %s (commit %s)\n", FLEETSIM_VERSION, fleetsim_commit);
         return 0;
     }
-    for (const struct cli_command *c = cli_commands; c->name; c++)
-        if (strcmp(argv[1], c->name) == 0)
-            return c->run(argc - 1, argv + 1);
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
+        if (strcmp(argv[1], c->name) != 0)
+            continue;
+        int rc = c->plugins ? cli_policy_libs(&argc, argv) : 0;
+        return rc ? rc : c->run(argc - 1, argv + 1);
+    }
     const char *names[FS_ARRAY_LEN(cli_commands)];
     size_t n = 0;
     for (const struct cli_command *c = cli_commands; c->name; c++)

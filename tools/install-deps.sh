@@ -21,9 +21,9 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-live]
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
   libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
-  test), gnuplot-nox, and for the CLI tests man-db (man -l renders the man
-  pages), zsh (its completion loads) and python3-jsonschema (cross-checks
-  the scenario schema)
+  test), gnuplot-nox, python3 (the regress test parses its JUnit XML), and
+  for the CLI tests man-db (man -l renders the man pages), zsh (its
+  completion loads) and python3-jsonschema (cross-checks the scenario schema)
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -69,7 +69,7 @@ for arg in "$@"; do
 done
 
 packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox
-    man-db zsh python3-jsonschema)
+    python3 man-db zsh python3-jsonschema)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi
@@ -88,7 +88,7 @@ fi
 # libraries by their pkg-config names.
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
     missing=()
-    for c in cc make pkg-config gnuplot; do
+    for c in cc make pkg-config gnuplot python3; do
         command -v "$c" >/dev/null 2>&1 || missing+=("$c")
     done
     if command -v pkg-config >/dev/null 2>&1; then

@@ -32,7 +32,8 @@
 # missing (tools/install-deps.sh --with-live installs the packages).
 #
 # Usage: FLEETSIM=build/fleetsim tests/live/run.sh [WORKDIR]  (default
-# build/live; the peer is built there once and reused)
+# build/live; the peer is built once per tarball and Go version, and its
+# binary kept in ~/.cache/fleetsim, or FLEETSIM_CACHE, for the next clone)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,18 +60,30 @@ command -v go >/dev/null 2>&1 || skip "no Go toolchain (tools/install-deps.sh --
     skip "no python3 with pandas and PyYAML (tools/install-deps.sh --with-live installs them)"
 
 mkdir -p "$work"
+work=$(cd "$work" && pwd)   # the steps below run in other folders
 peer=$work/kubernetes-scheduler-simulator
 simon=$peer/bin/simon
-# Build the peer once per tarball (offline: its Go modules are vendored).
-stamp=$(cksum <"$peer_tar" | cut -d' ' -f1)
+# Build the peer once per tarball and Go version (offline: its Go modules
+# are vendored).  The binary is also kept in a cache outside the checkout
+# (FLEETSIM_CACHE, default ~/.cache/fleetsim), so a fresh clone on the same
+# machine - CI's - does not spend minutes rebuilding it.
+stamp="$(cksum <"$peer_tar" | cut -d' ' -f1)-$(go env GOVERSION 2>/dev/null)"
+cache=${FLEETSIM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fleetsim}/live/simon-$stamp
 if [ ! -x "$simon" ] || [ "$(cat "$work/peer.stamp" 2>/dev/null)" != "$stamp" ]; then
-    echo "live-check: building the peer simulator (a few minutes) ..."
     rm -rf "$peer"
     tar xzf "$peer_tar" -C "$work" || skip "cannot unpack $peer_tar"
-    if ! (cd "$peer" && mkdir -p bin && GOFLAGS=-mod=vendor GOPROXY=off go build -o bin/simon ./cmd) \
-        >"$work/peer-build.log" 2>&1; then
-        tail -5 "$work/peer-build.log"
-        skip "the peer simulator does not build with this Go ($(go version)); see $work/peer-build.log"
+    mkdir -p "$peer/bin"
+    if [ -x "$cache" ] && cp "$cache" "$simon"; then
+        echo "live-check: the peer simulator from the cache $cache"
+    else
+        echo "live-check: building the peer simulator (a few minutes) ..."
+        if ! (cd "$peer" && GOFLAGS=-mod=vendor GOPROXY=off go build -o bin/simon ./cmd) \
+            >"$work/peer-build.log" 2>&1; then
+            tail -5 "$work/peer-build.log"
+            skip "the peer simulator does not build with this Go ($(go version)); see $work/peer-build.log"
+        fi
+        mkdir -p "$(dirname "$cache")" && cp "$simon" "$cache.tmp" && mv "$cache.tmp" "$cache" ||
+            echo "live-check: could not keep the peer in the cache $cache (it will be rebuilt next time)"
     fi
     echo "$stamp" >"$work/peer.stamp"
 fi
