@@ -100,10 +100,13 @@ done
 [ -z "$passed_bad" ] && ok "validate: all $nbad bad-input scenarios fail the schema or the loader" ||
     bad "validate passes bad scenarios:$passed_bad"
 if python3 -c 'import jsonschema' 2>/dev/null; then
-    files=()
-    for f in "${shipped[@]}" $badfiles; do
-        python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null && files+=("$f") # malformed: no verdict
-    done
+    # malformed JSON gets no schema verdict
+    mapfile -t files < <(python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    try:
+        json.load(open(f)); print(f)
+    except Exception:
+        pass' "${shipped[@]}" $badfiles)
     python3 - "${files[@]}" >"$tmp/py.verdicts" <<'PY'
 import json, sys, jsonschema
 s = json.load(open("schema/scenario.schema.json"))
@@ -122,8 +125,8 @@ else
 fi
 
 # Completion (fleetsim completion bash|zsh, from the command and option
-# tables): the scripts the build made (COMPLETIONDIR) are what the binary prints.
-compdir=${COMPLETIONDIR:-build/completion}
+# tables): the scripts the build made (COMPLETION_BUILD_DIR) are what the binary prints.
+compdir=${COMPLETION_BUILD_DIR:-build/completion}
 "$fleetsim" completion bash >"$tmp/fleetsim.bash" && "$fleetsim" completion zsh >"$tmp/_fleetsim" || bad "completion"
 cmp -s "$tmp/fleetsim.bash" "$compdir/fleetsim.bash" && cmp -s "$tmp/_fleetsim" "$compdir/_fleetsim" &&
     ok "the built completion scripts are current" || bad "$compdir differs from fleetsim completion: rebuild"
@@ -151,10 +154,10 @@ else
     echo "skip  zsh completion: zsh is not installed"
 fi
 
-# Man pages (tools/mkman.sh, from --help): the build's pages (MANDIR) are
+# Man pages (tools/mkman.sh, from --help): the build's pages (MAN_BUILD_DIR) are
 # current, man -l renders each without a warning, and each says what
 # --help says (compared as letters and digits: only layout may differ).
-mandir=${MANDIR:-build/man}
+mandir=${MAN_BUILD_DIR:-build/man}
 tools/mkman.sh "$fleetsim" "$tmp/man" && diff -r "$tmp/man" "$mandir" >/dev/null &&
     ok "the built man pages are current ($(ls "$mandir" | wc -l) pages)" || bad "$mandir differs from tools/mkman.sh's output: rebuild"
 if command -v man >/dev/null; then
