@@ -91,9 +91,9 @@ struct llm_step {
 };
 
 /* A measured figure of llm.json.  kind "step": a step time in seconds;
- * "throughput": offline output tokens/s per GPU; "ratio": one GPU's
+ * "throughput": offline output tokens/s of the tp-GPU replica; "ratio": one GPU's
  * throughput over another's (gpu2) for the same request. */
-enum llm_point_kind { LLM_PT_STEP, LLM_PT_RATIO };
+enum llm_point_kind { LLM_PT_STEP, LLM_PT_RATIO, LLM_PT_THROUGHPUT };
 
 struct llm_point {
     char id[48];

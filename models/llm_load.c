@@ -4,10 +4,13 @@
  *
  * llm.json: {"about", "sources": {"ID": "text"}, "memory": {"KIND": {"like":
  * "KIND", "source": "ID"}}, "points": [POINT]}, POINT = {"id", "source",
- * "use": "fit"|"holdout", "kind": "step"|"ratio", "gpu", "precision",
+ * "use": "fit"|"holdout", "kind": "step"|"ratio"|"throughput", "gpu", "precision",
  * "model": {"params_b"[, "layers", "hidden", "kv_dim"]}, "phase",
  * "batch", "input", "output", "tol", and for a step "tp", "measured_ms"
- * [, "weights_gb"], for a ratio "gpu2", "precision2", "measured"}.  A ratio
+ * [, "weights_gb"], for a ratio "gpu2", "precision2", "measured", for a
+ * throughput "tp", "measured" (output tokens/s of the whole tp-GPU
+ * replica at that batch, prefills included: llm_tokens_per_s offline, the
+ * formula the simulation's services run at).  A ratio
  * compares llm_serve's tokens/s per GPU of gpu over gpu2 (each at the
  * fewest GPUs that hold the model; batch 0 = each at its largest).  A
  * memory technology with no fitted step point takes another's efficiency
@@ -118,7 +121,7 @@ static int read_point(struct loader *L, const cJSON *o, const char *path, struct
                                        "precision2", "model", "weights_gb", "tp", "phase", "batch",
                                        "input", "output", "measured_ms", "measured", "tol", "notes",
                                        "stack", "tp2", "known_miss", NULL};
-    static const char *const uses[] = {"holdout", "fit"}, *const kinds[] = {"step", "ratio"};
+    static const char *const uses[] = {"holdout", "fit"}, *const kinds[] = {"step", "ratio", "throughput"};
     const char *id = NULL;
     int use = 0, kind = 0, prec = 0, phase = 0;
     int64_t tp = 1;
@@ -127,7 +130,7 @@ static int read_point(struct loader *L, const cJSON *o, const char *path, struct
         rc = json_string(o, "id", true, &id, L->file, path, L->err);
     if (rc || (rc = read_source(L, o, path, p->source, sizeof p->source)) ||
         (rc = read_enum(L, o, "use", path, uses, 2, &use)) ||
-        (rc = read_enum(L, o, "kind", path, kinds, 2, &kind)) ||
+        (rc = read_enum(L, o, "kind", path, kinds, 3, &kind)) ||
         (rc = read_gpu(L, o, "gpu", path, &p->gpu)) ||
         (rc = read_enum(L, o, "precision", path, llm_precision_names, LLM_PRECISIONS, &prec)) ||
         (rc = read_enum(L, o, "phase", path, llm_phase_names, LLM_PHASES, &phase)) ||
@@ -164,7 +167,20 @@ static int read_point(struct loader *L, const cJSON *o, const char *path, struct
         return 0;
     }
     if (p->fit)
-        return fs_fail(L->err, FS_EDATA, "%s: %s.use: ratio points are held out, not fitted", L->file, path);
+        return fs_fail(L->err, FS_EDATA, "%s: %s.use: %s points are held out, not fitted", L->file, path,
+                       kinds[kind]);
+    if (p->kind == LLM_PT_THROUGHPUT) {
+        if ((rc = json_int(o, "tp", true, 1, LLM_MAX_TP, &tp, L->file, path, L->err)) ||
+            (rc = json_number(o, "measured", true, 1e-3, 1e9, &p->measured, L->file, path, L->err)))
+            return rc;
+        p->tp = (int)tp;
+        if (tp & (tp - 1))
+            return fs_fail(L->err, FS_EDATA, "%s: %s.tp: %d is not 1, 2, 4 or 8", L->file, path, p->tp);
+        if (!(p->batch >= 1))
+            return fs_fail(L->err, FS_EDATA, "%s: %s.batch: a throughput point needs a batch >= 1",
+                           L->file, path);
+        return 0;
+    }
     tp = 0;
     int64_t tp2 = 0;
     if ((rc = json_int(o, "tp", false, 0, LLM_MAX_TP, &tp, L->file, path, L->err)) ||
@@ -321,6 +337,9 @@ static void evaluate(struct llm_model *lm)
             struct llm_step s = llm_point_step(p);
             p->model = llm_step_s(lm, p->stack, &lm->cat->types[p->gpu], &p->arch, p->prec, p->weights_gb,
                                   p->tp, &s);
+        } else if (p->kind == LLM_PT_THROUGHPUT) {
+            p->model = p->tp * llm_tokens_per_s(lm, &lm->cat->types[p->gpu], &p->arch, p->prec, p->tp, p->batch,
+                                                p->input, p->output, LLM_OFFLINE);
         } else {
             struct llm_query q = {.params = p->arch.params, .prec = p->prec, .phase = p->phase,
                                   .batch = (int)p->batch, .input_tokens = (int)p->input,

@@ -52,6 +52,7 @@ struct job {
                             GPUs; < 1000 only with gpus == 1 (GPU sharing) */
     int32_t cpu_milli;   /* CPU millicores needed on the node; 0 = any */
     int32_t mem_mib;     /* host memory needed on the node, MiB; 0 = any */
+    int32_t qclass;      /* while queued: its placement class (sched.c) */
     double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
     uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
     int32_t ref_type;    /* catalog index the work is stated on */
@@ -71,6 +72,7 @@ struct job {
     uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
     uint8_t urgent;      /* a replica submitted while its service is short of
                             capacity: it may preempt (sched/preempt.c) */
+    uint32_t qseq;       /* while queued: submissions before it (sched.c) */
 
     /* Placement, set by the scheduler when the job starts. */
     int32_t type;        /* catalog index, -1 before placement */

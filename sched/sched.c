@@ -6,8 +6,9 @@
 
 #include "plugin.h"
 #include "policies/policies.h"
+#include "queue.h"
 
-static void remove_queued(struct sched *s, const struct job *j);
+static void remove_queued(struct sched *s, struct job *j);
 
 const struct sched_policy *const sched_policies[] = {
     &sched_policy_fifo,
@@ -72,7 +73,8 @@ uint64_t sched_splitmix64(uint64_t *state)
 
 void sched_init(struct sched *s, struct cluster *cl, const struct sched_policy *p)
 {
-    *s = (struct sched){.cl = cl, .policy = p, .tie_rng = SCHED_TIES_SALT,
+    *s = (struct sched){.cl = cl, .policy = p, .tie_rng = SCHED_TIES_SALT, .q = squeue_new(),
+                        .is_dirty = xcalloc((size_t)(cl->nnodes > 0 ? cl->nnodes : 1), 1),
                         .owner = xcalloc((size_t)(cl->gpus > 0 ? cl->gpus : 1), sizeof *s->owner),
                         .last_consolidation = -FS_TIME_MAX / 2};
 }
@@ -107,48 +109,43 @@ void sched_fini(struct sched *s)
 {
     if (s->policy && s->policy->release)
         s->policy->release(s->ctx);
-    free(s->queue);
+    squeue_free(s->q);
     free(s->fresh);
+    free(s->dirty);
+    free(s->is_dirty);
     free(s->rank);
     free(s->owner);
     free(s->pending);
     *s = (struct sched){0};
 }
 
-static bool fifo_less(const struct job *a, const struct job *b)
-{
-    return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
-}
-
-static bool queue_less(const struct sched *s, const struct job *a, const struct job *b)
-{
-    if (s->policy->queue_less) {
-        if (s->policy->queue_less(a, b))
-            return true;
-        if (s->policy->queue_less(b, a))
-            return false;
-    }
-    return fifo_less(a, b);
-}
-
 void sched_submit(struct sched *s, struct job *j)
 {
     j->state = JOB_QUEUED;
-    /* Upper bound: the first queued job that j goes before. */
-    size_t lo = 0, hi = s->nqueue;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (queue_less(s, j, s->queue[mid]))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    xgrow(&s->queue, &s->cap, s->nqueue + 1, sizeof *s->queue);
-    memmove(&s->queue[lo + 1], &s->queue[lo], (s->nqueue - lo) * sizeof *s->queue);
-    s->queue[lo] = j;
+    squeue_add(s, j);
     s->nqueue++;
     xgrow(&s->fresh, &s->fresh_cap, s->nfresh + 1, sizeof *s->fresh);
     s->fresh[s->nfresh++] = j;
+}
+
+void sched_each_queued(struct sched *s, bool (*fn)(void *ctx, const struct job *j), void *ctx)
+{
+    squeue_each(s, fn, ctx);
+}
+
+void sched_node_changed(struct sched *s, int32_t n)
+{
+    if (!s->is_dirty[n]) {
+        s->is_dirty[n] = 1;
+        xgrow(&s->dirty, &s->dirty_cap, s->ndirty + 1, sizeof *s->dirty);
+        s->dirty[s->ndirty++] = n;
+    }
+}
+
+void sched_node_freed(struct sched *s, int32_t n)
+{
+    s->freed = true;
+    sched_node_changed(s, n);
 }
 
 static bool type_ok(const struct cluster *cl, const struct job *j, int32_t t)
@@ -360,6 +357,7 @@ static void take(struct sched *s, struct job *j, const struct choice *ch)
             cluster_take(s->cl, j->gang[k], all, GPU_MILLI, j->cpu_milli, j->mem_mib);
     }
     set_owner(s, j, j);
+    s->changes++;
     if (s->policy->on_job)
         s->policy->on_job(s->ctx, s->cl, j, true);
 }
@@ -427,70 +425,149 @@ static bool out_of_gpus(const struct sched *s, const struct job *j)
     return j->gpus > 0 && s->cl->free_milli == 0;
 }
 
-/* Try jobs in queue order, removing the ones that start. */
-static size_t scan_queue(struct sched *s, void (*started)(void *, struct job *), void *ctx)
+static void remove_queued(struct sched *s, struct job *j)
 {
-    size_t kept = 0, nstarted = 0, i = 0;
-    for (; i < s->nqueue; i++) {
-        struct job *j = s->queue[i];
-        if ((!out_of_gpus(s, j) && try_place(s, j)) ||
-            (!s->rescan && sched_make_room(s, j) && try_place(s, j))) {
+    squeue_remove(s, j);
+    s->nqueue--;
+}
+
+/* May the policy evict (and has the engine given the sched a way to)? */
+static bool evicts(const struct sched *s)
+{
+    return s->evict && (s->policy->preempts || s->policy->consolidates);
+}
+
+/* Room for j by evicting, as the policy allows, each kind of attempt
+ * throttled per placement class: a failed preemption is not retried
+ * until the cluster changed, a consolidation (failed or not) not within
+ * consolidate_every.  RET: true when jobs were evicted. */
+static bool make_room(struct sched *s, const struct job *j)
+{
+    if (s->rescan || !evicts(s))
+        return false;
+    struct squeue_room *r = squeue_room(s, j);
+    if (r->preempted != s->changes && sched_may_preempt(s, j)) {
+        if (sched_preempt(s, j))
+            return true;
+        r->preempted = s->changes;
+    }
+    if (s->now - r->consolidated >= s->policy->consolidate_every && sched_may_consolidate(s, j)) {
+        r->consolidated = s->now;
+        return sched_consolidate(s, j);
+    }
+    return false;
+}
+
+/* Start queued j now if the policy finds room, making room if need be. */
+static bool start(struct sched *s, struct job *j)
+{
+    return (!out_of_gpus(s, j) && try_place(s, j)) || (make_room(s, j) && try_place(s, j));
+}
+
+/* Could node n host j (its type allowed, room on it or, for a gang, n a
+ * fully free whole node)?  The policy's node filter is not asked: this
+ * only decides whether j is worth a try. */
+static bool could_host(const struct sched *s, const struct job *j, int32_t n)
+{
+    const struct node *nd = &s->cl->nodes[n];
+    const struct cluster_type *ct = &s->cl->types[nd->type];
+    if (!type_ok(s->cl, j, nd->type))
+        return false;
+    if (s->policy->type_filter) {
+        struct sched_cycle c = cycle_for(s, nd->type);
+        if (!s->policy->type_filter(&c, j))
+            return false;
+    }
+    if (j->gpus <= ct->max_gpus)
+        return room(s->cl, j, n);
+    return !s->pods && nd->gpus == ct->max_gpus && nd->free == nd->gpus &&
+           cluster_host_fits(s->cl, n, j->cpu_milli, j->mem_mib);
+}
+
+/* Wake j's sleeping class: a node given back since could host it, or
+ * the policy may make room for it now (evicting policies' own trigger). */
+static bool can_wake(struct sched *s, const struct job *j)
+{
+    for (size_t k = 0; k < s->ndirty; k++)
+        if (could_host(s, j, s->dirty[k]))
+            return true;
+    if (!evicts(s))
+        return false;
+    const struct squeue_room *r = squeue_room(s, j);
+    return (r->preempted != s->changes && sched_may_preempt(s, j)) ||
+           (s->now - r->consolidated >= s->policy->consolidate_every && sched_may_consolidate(s, j));
+}
+
+/* Wake the classes worth a try, forget the nodes given back.  RET: how
+ * many woke. */
+static size_t wake_classes(struct sched *s)
+{
+    size_t woken = s->ndirty || evicts(s) ? squeue_wake(s, can_wake) : 0;
+    for (size_t k = 0; k < s->ndirty; k++)
+        s->is_dirty[s->dirty[k]] = 0;
+    s->ndirty = 0;
+    return woken;
+}
+
+/* Try the awake classes (every class, under strict order) in queue
+ * order, each until its first job that cannot start; under strict order,
+ * stop there. */
+static size_t scan_classes(struct sched *s, void (*started)(void *, struct job *), void *ctx)
+{
+    bool strict = s->policy->strict_order;
+    size_t nstarted = 0;
+    squeue_begin(s, strict);
+    for (struct job *j; (j = squeue_next(s));) {
+        if (start(s, j)) {
+            squeue_started(s);
+            s->nqueue--;
             nstarted++;
             started(ctx, j);
-            continue;
-        }
-        s->queue[kept++] = j;
-        if (s->policy->strict_order) {
-            i++;
+        } else if (strict) {
             break;
+        } else {
+            squeue_failed(s);
         }
     }
-    if (i < s->nqueue) /* an empty queue may have no array yet */
-        memmove(&s->queue[kept], &s->queue[i], (s->nqueue - i) * sizeof *s->queue);
-    s->nqueue = kept + (s->nqueue - i);
+    squeue_end(s);
     return nstarted;
 }
 
-static void remove_queued(struct sched *s, const struct job *j)
-{
-    for (size_t i = s->nqueue; i-- > 0;)
-        if (s->queue[i] == j) {
-            memmove(&s->queue[i], &s->queue[i + 1], (s->nqueue - i - 1) * sizeof *s->queue);
-            s->nqueue--;
-            return;
-        }
-}
-
 /* Nothing was freed since the last cycle, so only the fresh jobs can start
- * (every older job already failed against at least this much room). */
+ * (every older job already failed against at least this much room), in
+ * the order they came; a class whose job fails sleeps, so the rest of it
+ * is not tried. */
 static size_t scan_fresh(struct sched *s, void (*started)(void *, struct job *), void *ctx)
 {
     size_t nstarted = 0;
     for (size_t k = 0; k < s->nfresh; k++) {
         struct job *j = s->fresh[k];
-        if (j->state == JOB_QUEUED && ((!out_of_gpus(s, j) && try_place(s, j)) ||
-                                       (!s->rescan && sched_make_room(s, j) && try_place(s, j)))) {
+        if (j->state != JOB_QUEUED || squeue_asleep(s, j))
+            continue;
+        if (start(s, j)) {
             remove_queued(s, j);
             nstarted++;
             started(ctx, j);
+        } else {
+            squeue_sleep(s, j);
         }
     }
+    squeue_end(s);
     return nstarted;
 }
 
 size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), void *ctx)
 {
     /* A strict-order scan stops at the first job that cannot start, so it
-     * is cheap however long the queue; otherwise, with no room freed, only
-     * the fresh jobs need a look. */
+     * is cheap however long the queue; otherwise, with no room freed and
+     * no class woken, only the fresh jobs need a look. */
     s->scanning = true;
-    size_t n = s->freed || s->policy->strict_order ? scan_queue(s, started, ctx)
-                                                   : scan_fresh(s, started, ctx);
+    bool woke = wake_classes(s) > 0;
+    size_t n = s->freed || woke || s->policy->strict_order ? scan_classes(s, started, ctx)
+                                                           : scan_fresh(s, started, ctx);
     s->scanning = false;
     s->freed = false;
     s->nfresh = 0;
-    /* Jobs evicted to make room go back in the queue; try them again now
-     * (they are fresh), until nothing more is evicted. */
     /* Evicted jobs go back in the queue and get one more scan now, which
      * makes no room for anyone (so a cycle always ends). */
     if (s->npending) {
@@ -498,7 +575,8 @@ size_t sched_cycle(struct sched *s, void (*started)(void *ctx, struct job *j), v
             sched_submit(s, s->pending[k]);
         s->npending = 0;
         s->rescan = true;
-        n += scan_queue(s, started, ctx);
+        wake_classes(s);
+        n += scan_classes(s, started, ctx);
         s->rescan = false;
         s->freed = false;
         s->nfresh = 0;
@@ -520,7 +598,9 @@ static void give_back(struct sched *s, struct job *j)
     }
     if (s->policy->on_job)
         s->policy->on_job(s->ctx, s->cl, j, false);
-    s->freed = true;
+    for (int32_t k = 0; k < j->nnodes; k++)
+        sched_node_freed(s, j->nnodes > 1 ? j->gang[k] : j->node);
+    s->changes++;
 }
 
 void sched_release(struct sched *s, struct job *j)

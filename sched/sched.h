@@ -141,13 +141,22 @@ const char *const *sched_policy_names(size_t *n);
 struct sched {
     struct cluster *cl;                 /* not owned */
     const struct sched_policy *policy;
-    struct job **queue;                 /* in queue_less order */
-    size_t nqueue, cap;
+    /* The queue, by placement class (sched/queue.h): a cycle tries only
+     * the classes that capacity given back since their last failure could
+     * host, in queue order (queue_less, then FIFO). */
+    struct squeue *q;
+    size_t nqueue;                      /* queued jobs */
     /* Jobs queued since the last cycle.  When no capacity was given back
      * since then (freed is false), only these can have become placeable. */
     struct job **fresh;
     size_t nfresh, fresh_cap;
     bool freed;
+    /* Nodes given back or changed since the last cycle: the classes
+     * they could host wake. */
+    int32_t *dirty;
+    size_t ndirty, dirty_cap;
+    uint8_t *is_dirty;                  /* per node */
+    uint64_t changes;                   /* placements and releases so far */
     bool pods;        /* every job on one node, as Kubernetes pods: no gangs
                          (fill mode); set after sched_init */
     /* NULL, or a bitset over node ids (bit n of word n / 64): the only
@@ -204,6 +213,18 @@ bool sched_place(struct sched *s, struct job *j, int32_t t);
 /* Queue j (state becomes JOB_QUEUED). */
 void sched_submit(struct sched *s, struct job *j);
 
+/* Call fn(ctx, j) for every queued job in queue order, until it returns
+ * false. */
+void sched_each_queued(struct sched *s, bool (*fn)(void *ctx, const struct job *j), void *ctx);
+
+/* Node n gained room outside the sched (a repair, a cloud instance up):
+ * queued jobs it could host are tried at the next cycle. */
+void sched_node_freed(struct sched *s, int32_t n);
+
+/* Something a policy's filter reads changed on node n (its PSUs): queued
+ * jobs it could host are tried at the next cycle. */
+void sched_node_changed(struct sched *s, int32_t n);
+
 /* Can j ever run on this cluster (some allowed type with enough memory and
  * a node size that fits it)?  RET: true if so. */
 bool sched_fits_fleet(const struct cluster *cl, const struct job *j);
@@ -232,10 +253,21 @@ uint64_t sched_splitmix64(uint64_t *state);
  * and it takes its place in queue order as JOB_QUEUED. */
 void sched_evict(struct sched *s, struct job *j);
 
-/* Make room for j, which cannot start now, by evicting through s->evict
- * as the policy allows (preempts, consolidates).  RET: true when jobs were
- * evicted (j may then fit). */
-bool sched_make_room(struct sched *s, struct job *j);
+/* Room for j, which cannot start now, by evicting through s->evict
+ * (sched/preempt.c).  The cycle throttles the attempts per placement
+ * class, failed ones included.
+ *
+ * sched_may_preempt: may j preempt (the policy preempts, j's class and
+ * kind allow it)?  sched_preempt: evict lower-class work from the node
+ * where that takes the fewest GPUs.  RET: true when jobs were evicted. */
+bool sched_may_preempt(const struct sched *s, const struct job *j);
+bool sched_preempt(struct sched *s, const struct job *j);
+/* sched_may_consolidate: may a consolidation for j help now (the policy
+ * consolidates, none did in the last consolidate_every, some type j can
+ * use has j's GPUs free in all)?  sched_consolidate: move small jobs off
+ * one node so j fits there.  RET: true when jobs were moved. */
+bool sched_may_consolidate(const struct sched *s, const struct job *j);
+bool sched_consolidate(struct sched *s, const struct job *j);
 
 /* Take queued job j out of the queue (state JOB_FUTURE): a service
  * replica its autoscaler no longer wants. */

@@ -141,7 +141,7 @@ static void on_up(struct sim *s, int32_t n)
     e->state[n] = ELASTIC_ON;
     e->idle_since[n] = -1;
     cluster_give(s->cl, n, all_gpus(&s->cl->nodes[n]), GPU_MILLI, 0, 0);
-    s->sched.freed = true;
+    sched_node_freed(&s->sched, n);
     mark_dirty(e, n); /* idle until a job lands on it */
     if (e->rng) {
         double us = gsl_ran_exponential(e->rng, 1 / e->spot_rate) * FS_USEC;
@@ -203,30 +203,42 @@ static bool provision(struct sim *s, int32_t t, int need, int64_t cover[GPU_MAX_
     return cover[t] >= need;
 }
 
+struct scale_up {
+    struct sim *s;
+    int64_t cover[GPU_MAX_TYPES]; /* GPUs on their way, per type, not yet spoken for */
+};
+
+/* An instance for queued job j unless those on their way cover it.  RET:
+ * false when every instance is held (nothing more to do). */
+static bool scale_for(void *ctx, const struct job *j)
+{
+    struct scale_up *u = ctx;
+    struct sim *s = u->s;
+    int need = job_need(j);
+    if (s->elastic->held >= s->cl->nnodes)
+        return false;
+    if (need == 0)
+        return true;
+    for (int32_t t = 0; t < s->sc->cat->n; t++) {
+        if (s->cl->types[t].gpus == 0 || (j->allowed && !(j->allowed >> t & 1)) ||
+            s->cl->types[t].max_gpus * (int64_t)(s->cl->types[t].last_node - s->cl->types[t].first_node + 1) < need)
+            continue;
+        if (u->cover[t] >= need || provision(s, t, need, u->cover)) {
+            u->cover[t] -= need;
+            break;
+        }
+    }
+    return true;
+}
+
 /* Instances for the queued jobs that those on their way do not cover. */
 static void scale_up(struct sim *s)
 {
-    struct elastic_run *e = s->elastic;
-    int64_t cover[GPU_MAX_TYPES] = {0};
-    int32_t ntypes = s->sc->cat->n;
+    struct scale_up u = {.s = s};
     for (int32_t n = 0; n < s->cl->nnodes; n++)
-        if (e->state[n] == ELASTIC_PENDING)
-            cover[s->cl->nodes[n].type] += s->cl->nodes[n].gpus;
-    for (size_t q = 0; q < s->sched.nqueue && e->held < s->cl->nnodes; q++) {
-        const struct job *j = s->sched.queue[q];
-        int need = job_need(j);
-        if (need == 0)
-            continue;
-        for (int32_t t = 0; t < ntypes; t++) {
-            if (s->cl->types[t].gpus == 0 || (j->allowed && !(j->allowed >> t & 1)) ||
-                s->cl->types[t].max_gpus * (int64_t)(s->cl->types[t].last_node - s->cl->types[t].first_node + 1) < need)
-                continue;
-            if (cover[t] >= need || provision(s, t, need, cover)) {
-                cover[t] -= need;
-                break;
-            }
-        }
-    }
+        if (s->elastic->state[n] == ELASTIC_PENDING)
+            u.cover[s->cl->nodes[n].type] += s->cl->nodes[n].gpus;
+    sched_each_queued(&s->sched, scale_for, &u);
 }
 
 void elastic_cycle(struct sim *s)

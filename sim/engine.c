@@ -63,6 +63,7 @@ void sim_power_changed(struct sim *s, int32_t n)
     double cap = s->node_power[n]->cap_w, w = cap > 0 && cap < t->tdp_w ? cap : t->tdp_w;
     const struct fleet_power *fp = s->node_power[n];
     s->full_ok[n] = node_power_eval(s->sc->nodes, fp->node, nd->gpus * w, 1, s->psus_ok[n]).psu_load <= 1;
+    sched_node_changed(&s->sched, n); /* the power filter (flux) reads it */
 }
 
 static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)

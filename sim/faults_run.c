@@ -126,7 +126,7 @@ static void on_repair(struct sim *s, int32_t n)
     const struct node *nd = &s->cl->nodes[n];
     uint64_t all = nd->gpus == 64 ? ~0ULL : (1ULL << nd->gpus) - 1;
     cluster_give(s->cl, n, all, GPU_MILLI, 0, 0);
-    s->sched.freed = true;
+    sched_node_freed(&s->sched, n);
     s->faults->down[n] = 0;
     s->faults->repairs++;
     next_failure(s, n);

@@ -371,8 +371,7 @@ static void test_dollar_vs_watt(void)
 
 /* --- fallback, packing and order ---------------------------------------- */
 
-/* Measured P100 10, V100 6, T4 4 (equal prices): V100 is within half of
- * the best, T4 is not. */
+/* Measured P100 10, V100 6, T4 4 (equal prices). */
 static struct perf_model *three_types(void)
 {
     const struct measured m[1][3] = {{{P100, 10}, {V100, 6}, {T4, 4}}};
@@ -391,20 +390,26 @@ static void test_fallback(void)
     for (int k = 0; k < 6; k++)
         j[k] = mk(k + 1, 1, 0, P100);
     j[5].allowed = 1ULL << T4;
-    sched_prepare(s, j, 6, 1); /* the policy keeps each job's types */
+    sched_prepare(s, j, 6, 1);
     for (int k = 0; k < 6; k++)
         sched_submit(s, &j[k]);
-    CU_ASSERT_EQUAL(cycle(s), 5);
+    /* Down the ladder as the better types fill: P100, then V100, then T4
+     * (0.4 of the best, but idle otherwise); the T4-only job finds the
+     * T4's other GPU. */
+    CU_ASSERT_EQUAL(cycle(s), 6);
     CU_ASSERT_EQUAL(j[0].type, P100);
     CU_ASSERT_EQUAL(j[1].type, P100);
-    CU_ASSERT_EQUAL(j[2].type, V100); /* 0.6 of the best: may stand in */
+    CU_ASSERT_EQUAL(j[2].type, V100);
     CU_ASSERT_EQUAL(j[3].type, V100);
-    CU_ASSERT_EQUAL(j[4].state, JOB_QUEUED); /* T4 is 0.4 of the best: wait */
-    CU_ASSERT_EQUAL(j[5].type, T4);          /* skips ahead of the waiting job */
-    CU_ASSERT_EQUAL(s->nqueue, 1);
+    CU_ASSERT_EQUAL(j[4].type, T4);
+    CU_ASSERT_EQUAL(j[5].type, T4);
+    CU_ASSERT_EQUAL(s->nqueue, 0);
+    /* A P100 given back goes to the next job, not to a worse type. */
     sched_release(s, &j[0]);
+    struct job late = mk(7, 1, 0, P100);
+    sched_submit(s, &late);
     CU_ASSERT_EQUAL(cycle(s), 1);
-    CU_ASSERT_EQUAL(j[4].type, P100);
+    CU_ASSERT_EQUAL(late.type, P100);
     free_sched(s);
     cost_prices_free(p);
     perf_model_free(pm);
@@ -492,7 +497,7 @@ int main(void)
         {"measured: errors name the file and path", test_measured_errors},
         {"Gavel matrix: every job type on its fastest GPU", test_gavel},
         {"per dollar vs per watt (H100, RTX 4090)", test_dollar_vs_watt},
-        {"fallback within half of the best, else wait", test_fallback},
+        {"fallback down the ladder as types fill", test_fallback},
         {"best-fit packing within the best type", test_packing},
         {"prices, missing prices, no model", test_prices_and_fallbacks},
         CU_TEST_INFO_NULL,

@@ -258,6 +258,10 @@ static void test_errors(void)
     expect_llm_error("\"measured_ms\": 54.86", "\"measured_ms\": -1", "$.points[0].measured_ms: -1 is out of range");
     expect_llm_error("\"use\": \"holdout\", \"kind\": \"ratio\"", "\"use\": \"fit\", \"kind\": \"ratio\"",
                      "ratio points are held out, not fitted");
+    expect_llm_error("\"use\": \"holdout\", \"kind\": \"throughput\"", "\"use\": \"fit\", \"kind\": \"throughput\"",
+                     "throughput points are held out, not fitted");
+    expect_llm_error("\"batch\": 7.99, \"input\": 200", "\"batch\": 0, \"input\": 200",
+                     "a throughput point needs a batch >= 1");
     expect_llm_error("\"serving_stack\": \"vllm\"", "\"serving_stack\": \"sglang\"",
                      "$.serving_stack: \"sglang\" needs fit points");
     expect_llm_error("\"like\": \"hbm3\"", "\"like\": \"gddr6\"", "gddr6 has no fitted points");

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sched/queue.h"
 #include "../sched/sched.h"
 #include "testutil.h"
 
@@ -165,6 +166,20 @@ static void test_choice_per_policy(void)
     CU_ASSERT_EQUAL(place_three("spread"), 0);   /* leaves 5 free */
 }
 
+static bool keep_first(void *ctx, const struct job *j)
+{
+    *(const struct job **)ctx = j;
+    return false;
+}
+
+/* The first queued job in queue order, or NULL. */
+static const struct job *first_queued(struct sched *s)
+{
+    const struct job *j = NULL;
+    sched_each_queued(s, keep_first, &j);
+    return j;
+}
+
 /* 2 nodes: j1 (6) and j2 (8) fill them but 2 GPUs; j3 (4) cannot start and
  * j4 (2) could.  fifo keeps strict order; best-fit and spread skip ahead. */
 static void head_of_line(const char *policy, bool j4_starts)
@@ -177,7 +192,7 @@ static void head_of_line(const char *policy, bool j4_starts)
     CU_ASSERT_EQUAL(j[2].state, JOB_QUEUED);
     CU_ASSERT_EQUAL(j[3].state, j4_starts ? JOB_RUNNING : JOB_QUEUED);
     CU_ASSERT_EQUAL(s->nqueue, j4_starts ? 1 : 2);
-    CU_ASSERT_PTR_EQUAL(s->queue[0], &j[2]);
+    CU_ASSERT_PTR_EQUAL(first_queued(s), &j[2]);
     /* Freeing j2's node lets the blocked job start. */
     sched_release(s, &j[1]);
     CU_ASSERT_EQUAL(cycle(s), j4_starts ? 1 : 2);
@@ -208,6 +223,40 @@ static void test_fresh_only_cycle(void)
     CU_ASSERT_EQUAL(j[1].state, JOB_QUEUED);
     CU_ASSERT_EQUAL(s->nqueue, 1);
     CU_ASSERT_EQUAL(s->cl->allocated, 8);
+    free_sched(s);
+}
+
+/* The queue by placement class (sched/queue.h): jobs of one request that
+ * cannot start sleep together; a release wakes only the classes the freed
+ * node could host, and a woken class starts in queue order. */
+static void test_classes_wake(void)
+{
+    struct sched *s = mk_sched("best-fit", H100, 2);
+    struct job fill[2] = {mk(1, 6), mk(2, 8)}, big[2] = {mk(3, 4), mk(5, 4)}, small = mk(4, 3);
+    sched_submit(s, &fill[0]);
+    sched_submit(s, &fill[1]);
+    sched_submit(s, &big[0]);
+    sched_submit(s, &small);
+    sched_submit(s, &big[1]);
+    CU_ASSERT_EQUAL(cycle(s), 2);             /* 2 GPUs left: neither class fits */
+    CU_ASSERT_TRUE(squeue_asleep(s, &big[0]));
+    CU_ASSERT_TRUE(squeue_asleep(s, &big[1])); /* one class, one state */
+    CU_ASSERT_TRUE(squeue_asleep(s, &small));
+    /* 1 more GPU on node 0 (3 free): it hosts the 3-GPU class, not the
+     * 4-GPU one, which stays asleep. */
+    give_k(s->cl, 0, 1);
+    sched_node_freed(s, 0);
+    CU_ASSERT_EQUAL(cycle(s), 1);
+    CU_ASSERT_EQUAL(small.state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(small.node, 0);
+    CU_ASSERT_TRUE(squeue_asleep(s, &big[0]));
+    /* The 8-GPU job ends: both 4-GPU jobs start, the older first. */
+    sched_release(s, &fill[1]);
+    CU_ASSERT_EQUAL(cycle(s), 2);
+    CU_ASSERT_EQUAL(big[0].state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(big[1].state, JOB_RUNNING);
+    CU_ASSERT_EQUAL(big[0].node, 1);
+    CU_ASSERT_EQUAL(s->nqueue, 0);
     free_sched(s);
 }
 
@@ -314,6 +363,7 @@ int main(void)
         {"fifo / best-fit / spread choices", test_choice_per_policy},
         {"strict order vs skipping", test_strict_order},
         {"fresh-only cycle", test_fresh_only_cycle},
+        {"queue classes sleep and wake", test_classes_wake},
         {"gangs of whole nodes", test_gang},
         {"allowed types and memory", test_types_and_memory},
         {"GPU sharing, CPU and host memory", test_sharing},

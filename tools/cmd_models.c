@@ -317,7 +317,7 @@ static void print_llm(const cJSON *root)
 
 static const char *point_unit(const struct llm_point *p)
 {
-    return p->kind == LLM_PT_STEP ? "ms" : "x";
+    return p->kind == LLM_PT_STEP ? "ms" : p->kind == LLM_PT_THROUGHPUT ? "tok/s" : "x";
 }
 
 static double point_scale(const struct llm_point *p)
@@ -371,11 +371,11 @@ static void print_calibration(const struct llm_model *lm)
                lm->tau1[s] * 1e6);
     printf("\n");
     printf("  fit: rms relative error %.3f, max %.3f\n\n", lm->fit_rms, lm->fit_max);
-    printf("  %-40s %-7s %-12s %10s %10s %7s %5s\n", "point", "use", "source", "measured", "model", "error", "tol");
+    printf("  %-40s %-7s %-19s %13s %13s %7s %5s\n", "point", "use", "source", "measured", "model", "error", "tol");
     for (int i = 0; i < lm->npoints; i++) {
         const struct llm_point *p = &lm->points[i];
         double e = p->model / p->measured - 1;
-        printf("  %-40s %-7s %-12s %8.4g%-2s %8.4g%-2s %+6.1f%% %4.0f%%%s\n", p->id, p->fit ? "fit" : "holdout",
+        printf("  %-40s %-7s %-19s %8.4g%-5s %8.4g%-5s %+6.1f%% %4.0f%%%s\n", p->id, p->fit ? "fit" : "holdout",
                p->source, p->measured * point_scale(p), point_unit(p), p->model * point_scale(p), point_unit(p),
                100 * e, 100 * p->tol, p->known_miss[0] ? "  known miss" : fabs(e) <= p->tol ? "" : "  OUT");
     }

@@ -24,19 +24,23 @@
  * Placement: among the types the job can ever run on (sched_fits_type:
  * allowed mask, GPU memory, node size), the types are ranked by value.  The
  * job takes the best-ranked type with room now and, within it, the node
- * left with the fewest free GPUs (best-fit packing).  A type may stand in
- * for a better one that is full only if its value is at least
- * HETERO_FALLBACK (half) of the best type's; a job whose good types are all
- * full waits, and jobs behind it may start (not strict order).
+ * left with the fewest free GPUs (best-fit packing): when its favourite
+ * type is full it goes down its ladder to the next best type with room,
+ * and jobs behind it may start (not strict order).  A fleet's GPUs are
+ * paid for whether busy or not, so a job that waits for the cheapest type
+ * while a dearer one idles saves nothing; it only waits.  (An earlier rule
+ * let a type stand in only when worth half the best's: on `fleetsim gen`'s
+ * fleet it sent four jobs in five to the RTX 4090s, a quarter of the GPUs,
+ * and left the rest idle: README, "Scheduling policies".)
  *
- * The types outside that band are turned away whole by the type_filter
- * hook (the set is kept per job, see struct hetero_state).  Rank and
- * packing are one integer score: SCHED_SCORE_MAX -
+ * Rank and packing are one integer score: SCHED_SCORE_MAX -
  * rank x (CLUSTER_MAX_NODE_GPUS + 1) - GPUs left free, where rank counts
  * the distinct better values, so the core's "best score over every type
  * wins" picks the best type with room, then the tightest node, then the
  * lowest node id; types of equal value compete on packing alone.  Ranks
- * past HETERO_MAX_RANK (14: a 16th distinct value in the band) share it.
+ * past HETERO_MAX_RANK (14: a 16th distinct value) share it.  A job's
+ * ranks depend on its request and the models alone: they are computed
+ * once per decision, not once per node.
  *
  * Degraded inputs fall back to what can still be compared: without a
  * throughput model, for a job with no GPUs, or (hetero) when some type the
@@ -53,12 +57,6 @@
 #include "../../models/node.h"
 #include "../../models/perf.h"
 #include "policies.h"
-
-/* A type may stand in for a full better one when its value is at least
- * this share of the best type's: Gavel's own trade-off is continuous; a
- * half keeps jobs moving when the best type is busy without sending them
- * where they would take twice the resources for the same work. */
-#define HETERO_FALLBACK 0.5
 
 #define HETERO_RANK_STEP (CLUSTER_MAX_NODE_GPUS + 1)
 #define HETERO_MAX_RANK ((SCHED_SCORE_MAX - SCHED_SCORE_MIN - CLUSTER_MAX_NODE_GPUS) / HETERO_RANK_STEP)
@@ -110,121 +108,84 @@ double hetero_values(const struct sched_cycle *c, const struct job *j, enum hete
     return best;
 }
 
-/* The types j may take: those it can run on with a value of at least
- * HETERO_FALLBACK of the best one's. */
-static uint64_t band_of(const struct sched_cycle *c, const struct job *j, enum hetero_per per)
-{
-    double v[GPU_MAX_TYPES], best = hetero_values(c, j, per, v);
-    uint64_t band = 0;
-    for (int32_t t = 0; t < c->cl->cat->n; t++)
-        if (v[t] >= 0 && v[t] >= HETERO_FALLBACK * best)
-            band |= 1ULL << t;
-    return band;
-}
+/* What a job's ranks depend on (compared as bytes: it has no padding). */
+struct rank_key {
+    int32_t gpus, milli, cpu_milli, mem_mib, workload, ref_type;
+    double gpu_mem_gb;
+    uint64_t allowed;
+};
 
-/* A job's band depends only on the job, the models and the fleet's shape,
- * so it is computed once per job of the workload given to prepare and kept:
- * a long queue is rescanned whenever GPUs are freed, and most of its jobs
- * are turned away by type. */
-struct hetero_state {
-    const struct job *jobs;           /* the workload, from prepare */
-    size_t n;
-    uint64_t *band;                   /* per job: band_of, once known[i] */
-    uint8_t *known;
-    /* The models the bands were computed with; new ones clear them. */
+/* The ranks of the last job scored: a decision scores one job on many
+ * nodes.  Kept per models, so new ones (another sched) recompute. */
+struct hetero_memo {
+    struct rank_key key;
     const struct perf_model *perf;
     const struct cost_prices *prices;
     const struct node_catalog *nodes;
+    bool valid;
+    int8_t rank[GPU_MAX_TYPES];
 };
 
 static void *hetero_prepare(const struct cluster *cl, const struct job *jobs, size_t n, uint64_t seed)
 {
-    (void)cl;
-    (void)seed;
-    struct hetero_state *st = xcalloc(1, sizeof *st);
-    st->jobs = jobs;
-    st->n = n;
-    st->band = xcalloc(n ? n : 1, sizeof *st->band);
-    st->known = xcalloc(n ? n : 1, sizeof *st->known);
-    return st;
+    (void)cl, (void)jobs, (void)n, (void)seed;
+    return xcalloc(1, sizeof(struct hetero_memo));
 }
 
 static void hetero_release(void *ctx)
 {
-    struct hetero_state *st = ctx;
-    if (!st)
-        return;
-    free(st->band);
-    free(st->known);
-    free(st);
+    free(ctx);
 }
 
-/* j's place in the prepared workload, or -1 for a job from elsewhere. */
-static ptrdiff_t job_index(const struct hetero_state *st, const struct job *j)
+/* Rank of each type for j: how many distinct better values there are. */
+static void ranks_of(const struct sched_cycle *c, const struct job *j, enum hetero_per per,
+                     int8_t rank[GPU_MAX_TYPES])
 {
-    uintptr_t off = (uintptr_t)j - (uintptr_t)st->jobs;
-    if (!st->jobs || off >= st->n * sizeof *st->jobs || off % sizeof *st->jobs)
-        return -1;
-    return (ptrdiff_t)(off / sizeof *st->jobs);
+    double v[GPU_MAX_TYPES];
+    hetero_values(c, j, per, v);
+    for (int32_t u = 0; u < c->cl->cat->n; u++) {
+        double seen[GPU_MAX_TYPES];
+        int r = 0;
+        for (int32_t t = 0; t < c->cl->cat->n; t++) {
+            if (!(v[t] > v[u]))
+                continue;
+            bool dup = false;
+            for (int k = 0; k < r && !dup; k++)
+                dup = seen[k] == v[t];
+            if (!dup)
+                seen[r++] = v[t];
+        }
+        rank[u] = (int8_t)(r > HETERO_MAX_RANK ? HETERO_MAX_RANK : r);
+    }
 }
 
-static bool hetero_type_filter_per(const struct sched_cycle *c, const struct job *j, enum hetero_per per)
+static int rank_on(const struct sched_cycle *c, const struct job *j, enum hetero_per per)
 {
-    struct hetero_state *st = c->ctx;
-    ptrdiff_t i = st ? job_index(st, j) : -1;
-    if (i < 0)
-        return band_of(c, j, per) >> c->type & 1;
-    if (st->perf != c->perf || st->prices != c->prices || st->nodes != c->nodes) {
-        memset(st->known, 0, st->n);
-        st->perf = c->perf;
-        st->prices = c->prices;
-        st->nodes = c->nodes;
+    struct hetero_memo none = {.valid = false}, *m = c->ctx ? c->ctx : &none;
+    struct rank_key k = {.gpus = j->gpus, .milli = j->milli, .cpu_milli = j->cpu_milli,
+                         .mem_mib = j->mem_mib, .workload = j->workload, .ref_type = j->ref_type,
+                         .gpu_mem_gb = j->gpu_mem_gb, .allowed = j->allowed}; /* no padding */
+    if (!m->valid || memcmp(&m->key, &k, sizeof k) != 0 || m->perf != c->perf ||
+        m->prices != c->prices || m->nodes != c->nodes) {
+        *m = (struct hetero_memo){.key = k, .perf = c->perf, .prices = c->prices, .nodes = c->nodes,
+                                  .valid = true};
+        ranks_of(c, j, per, m->rank);
     }
-    if (!st->known[i]) {
-        st->band[i] = band_of(c, j, per);
-        st->known[i] = 1;
-    }
-    return st->band[i] >> c->type & 1;
+    return m->rank[c->type];
 }
 
 static int hetero_score_per(const struct sched_cycle *c, const struct job *j, int32_t node,
                             enum hetero_per per)
 {
-    double v[GPU_MAX_TYPES];
-    hetero_values(c, j, per, v);
-    /* Rank: how many distinct better values there are. */
-    double seen[GPU_MAX_TYPES];
-    int rank = 0;
-    for (int32_t t = 0; t < c->cl->cat->n; t++) {
-        if (!(v[t] > v[c->type]))
-            continue;
-        bool dup = false;
-        for (int k = 0; k < rank && !dup; k++)
-            dup = seen[k] == v[t];
-        if (!dup)
-            seen[rank++] = v[t];
-    }
-    if (rank > HETERO_MAX_RANK)
-        rank = HETERO_MAX_RANK;
     int left = c->cl->nodes[node].free - j->gpus;
     if (left < 0)
         left = 0; /* a gang of whole nodes, or a share of a busy GPU */
-    return SCHED_SCORE_MAX - rank * HETERO_RANK_STEP - left;
-}
-
-static bool hetero_type_filter(const struct sched_cycle *c, const struct job *j)
-{
-    return hetero_type_filter_per(c, j, HETERO_PER_DOLLAR);
+    return SCHED_SCORE_MAX - rank_on(c, j, per) * HETERO_RANK_STEP - left;
 }
 
 static int hetero_score(const struct sched_cycle *c, const struct job *j, int32_t node)
 {
     return hetero_score_per(c, j, node, HETERO_PER_DOLLAR);
-}
-
-static bool hetero_watt_type_filter(const struct sched_cycle *c, const struct job *j)
-{
-    return hetero_type_filter_per(c, j, HETERO_PER_WATT);
 }
 
 static int hetero_watt_score(const struct sched_cycle *c, const struct job *j, int32_t node)
@@ -238,7 +199,6 @@ const struct sched_policy sched_policy_hetero = {
     .name = "hetero",
     .summary = "heterogeneity-aware: the GPU type with the most throughput per dollar, best-fit within it",
     .first_in_bucket_wins = true,
-    .type_filter = hetero_type_filter,
     .score = hetero_score,
     .prepare = hetero_prepare,
     .release = hetero_release,
@@ -248,7 +208,6 @@ const struct sched_policy sched_policy_hetero_watt = {
     .name = "hetero-watt",
     .summary = "heterogeneity-aware: the GPU type with the most throughput per watt, best-fit within it",
     .first_in_bucket_wins = true,
-    .type_filter = hetero_watt_type_filter,
     .score = hetero_watt_score,
     .prepare = hetero_prepare,
     .release = hetero_release,
