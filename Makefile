@@ -131,6 +131,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS) $(MAN_STAMP) $(COMPLETION)
 	FLEETSIM=$(FLEETSIM) tests/regress/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/signal/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/output/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/property/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/gen/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plan/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/sweep/run.sh || fail=1; \
@@ -287,7 +288,7 @@ FUZZ_CFLAGS   = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP -g
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 # name:FUZZ_FORMAT (tests/fuzz/fuzz_reader.c); corpora in tests/fuzz/corpus/NAME
 FUZZ_READERS := native:1 openb:2 openb_nodes:3 philly:4 swf:5 azure:6
-FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_scenario $(FUZZ_DIR)/fuzz_extender $(foreach r,$(FUZZ_READERS),$(FUZZ_DIR)/fuzz_$(firstword $(subst :, ,$(r))))
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz_scenario $(FUZZ_DIR)/fuzz_extender $(FUZZ_DIR)/fuzz_cli $(foreach r,$(FUZZ_READERS),$(FUZZ_DIR)/fuzz_$(firstword $(subst :, ,$(r))))
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -298,6 +299,16 @@ $(FUZZ_DIR)/libfleetsim.a: $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_scenario: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_scenario.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_DIR)/libfleetsim.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+# fuzz_cli runs the commands in-process: tools/ built with main renamed.
+FUZZ_TOOL_OBJ := $(filter-out %/fleetsim.o,$(TOOL_SRC:%.c=$(FUZZ_DIR)/obj/%.o)) $(FUZZ_DIR)/obj/tools/fleetsim_main.o
+
+$(FUZZ_DIR)/obj/tools/fleetsim_main.o: tools/fleetsim.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=fleetsim_main -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_cli: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_cli.o $(FUZZ_DIR)/obj/tests/fuzz/fuzz_util.o $(FUZZ_TOOL_OBJ) $(FUZZ_DIR)/libfleetsim.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 $(FUZZ_DIR)/fuzz_extender: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_extender.o $(FUZZ_DIR)/libfleetsim.a

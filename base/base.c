@@ -1,5 +1,6 @@
 /* base.c - allocation that aborts on failure, error codes, time conversion. */
 #include "base.h"
+#include "signals.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -137,7 +138,12 @@ static const struct code_info *code_info(int code)
 
 const char *fs_code_name(int code) { return code == FS_OK ? "OK" : code_info(code)->name; }
 const char *fs_code_message(int code) { return code == FS_OK ? "ok" : code_info(code)->msg; }
-int fs_exit_code(int code) { return code == FS_OK ? 0 : code_info(code)->exit_code; }
+int fs_exit_code(int code)
+{
+    if (code == FS_EINTERRUPTED && fs_interrupted())
+        return 128 + fs_interrupted();
+    return code == FS_OK ? 0 : code_info(code)->exit_code;
+}
 
 int fs_seconds_ok(double s) { return isfinite(s) && s >= 0 && s < 9.0e12; }
 fs_time fs_from_seconds(double s) { return (fs_time)llround(s * (double)FS_USEC); }

@@ -46,7 +46,8 @@ int fs_seconds_ok(double s);
     X(CANTCREAT, 4, 73, "cannot create output")             \
     X(INTERNAL, 5, 70, "internal error")                    \
     X(UNAVAILABLE, 6, 69, "service unavailable")            \
-    X(TEMPFAIL, 7, 75, "busy, try again later")
+    X(TEMPFAIL, 7, 75, "busy, try again later")           \
+    X(INTERRUPTED, 8, 130, "interrupted by a signal")
 
 enum fs_code {
     FS_OK = 0,
@@ -66,7 +67,8 @@ int fs_fail(struct fs_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *fs_code_name(int code);    /* "DATA" */
 const char *fs_code_message(int code); /* "bad input data" */
-int fs_exit_code(int code);            /* 0 for FS_OK, 65 for FS_EDATA ... */
+int fs_exit_code(int code);            /* 0 for FS_OK, 65 for FS_EDATA ...,
+                                          128 + the signal for FS_EINTERRUPTED */
 
 /* Allocation failure prints "fleetsim: out of memory ...", runs the hook
  * set with fs_set_oom_hook (the output layer's: remove the files of

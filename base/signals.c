@@ -42,3 +42,9 @@ const char *fs_signal_name(int sig)
         return buf;
     }
 }
+
+int fs_fail_interrupted(struct fs_err *err)
+{
+    return fs_fail(err, FS_EINTERRUPTED, "interrupted by %s; nothing written",
+                   fs_signal_name(fs_interrupted()));
+}

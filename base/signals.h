@@ -10,6 +10,9 @@
 #define FS_BASE_SIGNALS_H
 
 #include <signal.h>
+#include <stdint.h>
+
+#include "base.h"
 
 /* Written only by the handler; read through fs_interrupted. */
 extern volatile sig_atomic_t fs_signal_caught;
@@ -30,5 +33,19 @@ static inline int fs_interrupted(void)
 
 /* "SIGINT", "SIGTERM", or "signal N" for others (a static buffer). */
 const char *fs_signal_name(int sig);
+
+/* How a loop that saw fs_interrupted() stops: err gets FS_EINTERRUPTED
+ * and "interrupted by SIGINT; nothing written" (fs_exit_code makes it
+ * exit 128 + the signal).  RET: FS_EINTERRUPTED. */
+int fs_fail_interrupted(struct fs_err *err);
+
+/* Poll the flag every FS_POLL_EVERY iterations of a hot loop:
+ * if (fs_poll(i) && ...) - cheap, and a second at most between looks for
+ * any loop whose iteration takes under ~15 us. */
+#define FS_POLL_EVERY 65536
+static inline int fs_poll(uint64_t i)
+{
+    return (i & (FS_POLL_EVERY - 1)) == 0 && fs_interrupted();
+}
 
 #endif

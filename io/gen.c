@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/rng.h"
+#include "../base/signals.h"
 #include "../models/llm.h"
 #include "../models/memory.h"
 
@@ -200,7 +201,9 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
             invalid("the workload's team table is full");
 
     fs_time t = 0; /* exact: each gap is rounded once, then added */
-    for (int64_t i = 1; i <= spec->jobs; i++) {
+    /* A signal cuts the list short: the run that follows stops before its
+     * first event, and nothing is written. */
+    for (int64_t i = 1; i <= spec->jobs && !fs_poll((uint64_t)i); i++) {
         t = next_arrival(spec, arrivals, t);
         struct job j = {.id = i, .submit = t, .ref_type = spec->ref_type};
         if (nc) {

@@ -2,6 +2,7 @@
  * readers_int.h): lines, fields, numbers, date-times, drops, and handing a
  * finished read over to the caller's workload. */
 #include "readers_int.h"
+#include "../base/signals.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -155,7 +156,8 @@ int rd_next(struct rd_lines *in, char **s, struct fs_err *err)
                        in->lineno + 1, RD_LINE_LIMIT);
     if (!nl)
         return 0;
-    in->lineno++;
+    if (fs_poll((uint64_t)++in->lineno))
+        return fs_fail_interrupted(err);
     *nl = '\0';
     char *line = in->buf + in->pos;
     size_t len = (size_t)(nl - line);

@@ -8,6 +8,7 @@
 
 #include "../base/jpath.h"
 #include "../base/json.h"
+#include "../base/signals.h"
 #include "../models/memory.h"
 #include "job_types.h"
 #include "readers.h"
@@ -304,11 +305,11 @@ static int load_output(struct ctx *c, const cJSON *root)
         return rc;
     c->sc->ts_interval = fs_from_seconds(interval);
     /* Only a given interval can exceed it: 100 years / 3600 s is 876,600. */
-    if (c->sc->horizon != FS_TIME_MAX && c->sc->horizon / c->sc->ts_interval > SCEN_MAX_TS_ROWS)
+    if (c->sc->horizon != FS_TIME_MAX && c->sc->horizon / c->sc->ts_interval > SCENARIO_MAX_TS_ROWS)
         return fs_fail(c->err, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s over the horizon "
                        "of %g s makes %lld rows, more than %d", c->file, interval,
                        fs_to_seconds(c->sc->horizon), (long long)(c->sc->horizon / c->sc->ts_interval),
-                       SCEN_MAX_TS_ROWS);
+                       SCENARIO_MAX_TS_ROWS);
     return 0;
 }
 
@@ -426,6 +427,13 @@ static int check_spans(struct ctx *c)
                            c->sc->workload_source, (long long)j->id, per_gpu,
                            c->sc->cat->types[j->ref_type].name, SCEN_SPAN_TEXT);
     }
+    /* Without a horizon the run lasts at least to the last arrival. */
+    fs_time last = c->sc->wl.n ? c->sc->wl.jobs[c->sc->wl.n - 1].submit : 0;
+    if (c->sc->horizon == FS_TIME_MAX && last / c->sc->ts_interval > SCENARIO_MAX_TS_ROWS)
+        return fs_fail(c->err, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s up to the last arrival, "
+                       "at %.6g s, makes %lld rows, more than %d; give a longer interval or a horizon_s",
+                       c->file, fs_to_seconds(c->sc->ts_interval), fs_to_seconds(last),
+                       (long long)(last / c->sc->ts_interval), SCENARIO_MAX_TS_ROWS);
     return 0;
 }
 
@@ -473,6 +481,12 @@ static int check_fits(struct ctx *c)
     return rc;
 }
 
+/* FS_EINTERRUPTED once a signal was caught (base/signals.h), else 0. */
+static int interrupted(struct fs_err *err)
+{
+    return fs_interrupted() ? fs_fail_interrupted(err) : 0;
+}
+
 int scenario_load_tree(const cJSON *root, const char *path, const struct scenario_options *opt,
                        struct scenario **out, struct fs_err *err)
 {
@@ -488,11 +502,14 @@ int scenario_load_tree(const cJSON *root, const char *path, const struct scenari
         (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
         (rc = load_output(&c, root)) || (rc = scenario_load_cost(root, path, sc, err)) ||
         (rc = scenario_load_kinds(root, path, sc, err)) ||
-        (rc = load_workload(&c, root)))
+        (rc = load_workload(&c, root)) || (rc = interrupted(err)))
         goto err;
     workload_sort(&sc->wl);
-    if ((rc = assign_workloads(&c)) || (rc = apply_specs(&c)) || (rc = check_spans(&c)) ||
-        (rc = check_fits(&c)) || (rc = scenario_load_services(root, path, sc, err)) ||
+    /* Each step is a pass over up to ten million jobs: look for a signal
+     * between them. */
+    if ((rc = interrupted(err)) || (rc = assign_workloads(&c)) || (rc = apply_specs(&c)) ||
+        (rc = check_spans(&c)) || (rc = interrupted(err)) || (rc = check_fits(&c)) ||
+        (rc = interrupted(err)) || (rc = scenario_load_services(root, path, sc, err)) ||
         (rc = scenario_load_faults(root, path, sc, err)))
         goto err;
     /* Elastic instances come and go with the work; failures of instances

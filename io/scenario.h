@@ -20,6 +20,15 @@
 #include "../models/service.h"
 #include "workload.h"
 
+/* The most timeseries.csv rows a run may make ($.output.timeseries_interval_s
+ * over the horizon, or without one over the run): checked when loading
+ * and, for a run that outlasts its last arrival, as it runs. */
+#define SCENARIO_MAX_TS_ROWS 10000000
+/* The most steps of any periodic thing over the horizon: a service's
+ * autoscaler ticks, diurnal demand steps or repeated trace bins, and
+ * maintenance windows. */
+#define SCENARIO_MAX_STEPS 10000000
+
 /* The electrical side of a fleet group (parallel to scenario.fleet). */
 struct fleet_power {
     const struct node_template *node; /* server model: base power, PSUs */

@@ -179,6 +179,18 @@ static int replica_shape(const struct scenario *sc, const struct service_spec *s
     return gpus;
 }
 
+/* A step of width step (an autoscaler tick, a demand step or bin) over
+ * the horizon: at most SCENARIO_MAX_STEPS of them.  RET: 0 or FS_EDATA. */
+static int check_steps(const char *file, int k, const char *key, fs_time step, fs_time horizon,
+                       struct fs_err *err)
+{
+    if (step > 0 && horizon / step <= SCENARIO_MAX_STEPS)
+        return 0;
+    return fs_fail(err, FS_EDATA, "%s: $.services[%d].%s: %g s over the horizon of %g s makes %lld steps, "
+                   "more than %d", file, k, key, fs_to_seconds(step), fs_to_seconds(horizon),
+                   (long long)(step > 0 ? horizon / step : 0), SCENARIO_MAX_STEPS);
+}
+
 int scenario_load_services(const cJSON *root, const char *file, struct scenario *sc, struct fs_err *err)
 {
     const cJSON *arr = NULL;
@@ -197,6 +209,13 @@ int scenario_load_services(const cJSON *root, const char *file, struct scenario 
     int infer = perf_workload_for_kind(sc->perf, "infer");
     for (int k = 0; k < sc->nservices; k++) {
         const struct service_spec *sp = &sc->services[k];
+        const struct service_demand *d = &sp->demand;
+        if ((rc = check_steps(file, k, "autoscaler.tick_s", sp->as.tick, sc->horizon, err)) ||
+            (d->kind == SERVICE_DIURNAL && (rc = check_steps(file, k, "demand.diurnal.step_s", d->step,
+                                                             sc->horizon, err))) ||
+            (d->kind == SERVICE_TRACE && d->repeat &&
+             (rc = check_steps(file, k, "demand.bin_s", d->bin, sc->horizon, err))))
+            return rc;
         uint64_t allowed;
         int gpus = replica_shape(sc, sp, &allowed);
         if (gpus == 0)
@@ -250,6 +269,10 @@ int scenario_load_faults(const cJSON *root, const char *file, struct scenario *s
     if (sc->horizon == FS_TIME_MAX)
         return fs_fail(err, FS_EDATA, "%s: $.faults: a scenario with faults needs horizon_s (nodes "
                        "keep failing as long as the run goes on)", file);
+    if (mt && sc->horizon / sc->maint_every > SCENARIO_MAX_STEPS)
+        return fs_fail(err, FS_EDATA, "%s: $.faults.maintenance.every_s: %g s over the horizon of %g s makes "
+                       "%lld maintenance windows, more than %d", file, every, fs_to_seconds(sc->horizon),
+                       (long long)(sc->horizon / sc->maint_every), SCENARIO_MAX_STEPS);
     char path[4096], *copy = xstrdup(model ? file : sc->catalog_path);
     if (model && model[0] == '/')
         snprintf(path, sizeof path, "%s", model);

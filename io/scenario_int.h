@@ -23,7 +23,6 @@
                                           generator's mean arrival span, a
                                           job's run time per GPU */
 #define SCEN_SPAN_TEXT "100 years (3.15576e9 s)"
-#define SCEN_MAX_TS_ROWS 10000000      /* timeseries.csv rows over a horizon */
 
 /* Everything a loader step of scenario.c and scenario_gen.c needs to name
  * the place of an error. */

@@ -80,7 +80,8 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
  * reading the output back gives the same jobs, bit for bit, for submit
  * times below 2^53 us, about 285 years).  f is flushed, not closed.
  * RET: 0; FS_ECANTCREAT on a write error; FS_EINTERNAL when a job's team or
- * ref_type does not index w's teams or cat (nothing sensible to write). */
+ * ref_type does not index w's teams or cat (nothing sensible to write);
+ * FS_EINTERRUPTED when a signal stopped it (base/signals.h). */
 int workload_write_native(FILE *f, const struct workload *w, const struct gpu_catalog *cat);
 
 #define GEN_MAX_CHOICES 32

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/signals.h"
 #include "../base/csv.h"
 #include "readers_int.h"
 
@@ -40,6 +41,8 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
                       share ? workload_share_header : "") < 0;
     for (size_t i = 0; i < w->n && !bad; i++) {
         const struct job *j = &w->jobs[i];
+        if (fs_poll(i))
+            return FS_EINTERRUPTED;
         if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
             j->ref_type >= cat->n)
             return FS_EINTERNAL;

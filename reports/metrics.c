@@ -1,7 +1,11 @@
 /* metrics.c - exact time integrals and the timeseries.csv stream. */
 #include "metrics.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "../base/signals.h"
 
 static void write_header(const struct metrics *m)
 {
@@ -57,10 +61,21 @@ static void accumulate(struct metrics *m, fs_time to)
     m->last = to;
 }
 
-/* Settle the integrals to now, closing every interval that ends by then. */
-static void settle(struct metrics *m, fs_time now)
+/* Settle the integrals to now, closing every interval that ends by then.
+ * A run that outlasts its last arrival by more than SCENARIO_MAX_TS_ROWS
+ * intervals, a row that cannot be written or a signal ends the run
+ * (sim_fail, or the flag sim_run polls). */
+static void settle(struct metrics *m, struct sim *s, fs_time now)
 {
     while (now >= m->bucket_start + m->width) {
+        if (++m->rows > SCENARIO_MAX_TS_ROWS) {
+            sim_fail(s, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s makes more than %d timeseries "
+                     "rows before the run ends (it had reached %.6g s); give a longer interval or a horizon_s",
+                     s->sc->path, fs_to_seconds(m->width), SCENARIO_MAX_TS_ROWS, fs_to_seconds(m->bucket_start));
+            return;
+        }
+        if (fs_poll(m->rows))
+            return;
         fs_time edge = m->bucket_start + m->width;
         accumulate(m, edge);
         if (m->ts)
@@ -72,6 +87,8 @@ static void settle(struct metrics *m, fs_time now)
         energy_new_bucket(&m->en);
     }
     accumulate(m, now);
+    if (m->ts && ferror(m->ts))
+        sim_fail(s, FS_ECANTCREAT, "timeseries.csv: write error: %s", strerror(errno));
 }
 
 /* Charge j's current run segment, up to now, to its team and type. */
@@ -84,7 +101,7 @@ static void settle_segment(struct metrics *m, const struct job *j, fs_time now)
 static void notify(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
 {
     struct metrics *m = ctx;
-    settle(m, s->now);
+    settle(m, s, s->now);
     switch (note) {
     case SIM_SUBMIT:
         if (++m->queue > m->queue_max)

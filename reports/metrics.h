@@ -35,6 +35,7 @@ struct metrics {
     int64_t queue_us;
     /* The current timeseries interval [bucket_start, bucket_start + width). */
     fs_time bucket_start, width;
+    int64_t rows;                        /* intervals closed so far */
     metrics_wide bucket_alloc_us[GPU_MAX_TYPES];
     int64_t bucket_queue_us;
     int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */

@@ -1,5 +1,6 @@
 /* output.c - output files and sets of them, committed whole or not at
  * all (see output.h). */
+#define _GNU_SOURCE /* fopencookie */
 #include "output.h"
 
 #include <dirent.h>
@@ -11,6 +12,61 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "../base/signals.h"
+
+/* --- the output budget ------------------------------------------------------ */
+
+static uint64_t budget = (uint64_t)OUT_DEFAULT_MAX_MB << 20, written;
+static char over[512]; /* the file whose write was refused for the budget */
+
+void out_set_max_mb(uint64_t mb) { budget = mb << 20; }
+
+/* Every output file is a stream over this writer (cookie: its struct
+ * outfile): it checks the budget before each write and refuses (EFBIG) a
+ * write that would pass it. */
+static ssize_t budget_write(void *cookie, const char *buf, size_t n)
+{
+    const struct outfile *o = cookie;
+    if (n > budget - written) {
+        if (!over[0])
+            snprintf(over, sizeof over, "%s", o->final);
+        errno = EFBIG;
+        return 0; /* fopencookie: 0 is an error */
+    }
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(o->fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return (ssize_t)done;
+        done += (size_t)w;
+        written += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+static int budget_close(void *cookie) { return close(((const struct outfile *)cookie)->fd); }
+
+/* o->f: a write stream over o->fd (which it takes over).  RET: 0, or -1
+ * with o->fd closed. */
+static int stream(struct outfile *o)
+{
+    o->f = fopencookie(o, "w", (cookie_io_functions_t){.write = budget_write, .close = budget_close});
+    if (o->f)
+        return 0;
+    close(o->fd);
+    return -1;
+}
+
+int out_budget_error(int code, struct fs_err *err)
+{
+    if (!over[0])
+        return code;
+    return fs_fail(err, FS_ECANTCREAT, "%s: the outputs would pass --max-output-mb %llu; nothing written "
+                   "(raise the limit, or ask for less output)",
+                   over, (unsigned long long)(budget >> 20));
+}
 
 /* The process's umask (read by setting it back at once). */
 static mode_t current_umask(void)
@@ -77,12 +133,16 @@ int out_open(struct outfile *o, const char *dir, const char *name, struct fs_err
      * mkstemp fail rather than write through it. */
     o->tmp = join(dir, ".", name, ".XXXXXX");
     int fd = mkstemp(o->tmp);
-    if (fd < 0 || fchmod(fd, 0666 & ~current_umask()) != 0 || !(o->f = fdopen(fd, "w"))) {
+    if (fd >= 0 && fchmod(fd, 0666 & ~current_umask()) != 0) {
+        close(fd);
+        unlink(o->tmp);
+        fd = -1;
+    }
+    o->fd = fd;
+    if (fd < 0 || stream(o) != 0) {
         int e = errno;
-        if (fd >= 0) {
-            close(fd);
+        if (fd >= 0)
             unlink(o->tmp);
-        }
         free(o->tmp);
         o->tmp = NULL;
         return fs_fail(err, FS_ECANTCREAT, "%s: cannot create: %s", o->final, strerror(e));
@@ -113,16 +173,20 @@ int out_close(struct outfile *o, struct fs_err *err)
 {
     /* Durable before it is renamed or swapped in: a crash never leaves an
      * empty file under a final name. */
-    int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    bad |= fsync(o->fd) != 0;
     bad |= fclose(o->f) != 0;
     o->f = NULL;
     if (bad)
-        return fs_fail(err, FS_ECANTCREAT, "%s: write error", o->final);
+        return out_budget_error(fs_fail(err, FS_ECANTCREAT, "%s: write error: %s", o->final, strerror(e)), err);
     return 0;
 }
 
 int out_commit(struct outfile *o, struct fs_err *err)
 {
+    if (fs_interrupted()) /* the last moment to keep nothing */
+        return fs_fail_interrupted(err);
     if (rename(o->tmp, o->final) != 0)
         return fs_fail(err, FS_ECANTCREAT, "%s: cannot rename into place: %s", o->final, strerror(errno));
     free(o->tmp);
@@ -386,10 +450,9 @@ int out_set_open(struct outset *o, struct outfile *f, const char *name, struct f
     xgrow(&o->names, &o->cap, o->n + 1, sizeof *o->names);
     o->names[o->n++] = xstrdup(name);
     int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 || !(f->f = fdopen(fd, "w"))) {
+    f->fd = fd;
+    if (fd < 0 || stream(f) != 0) {
         int e = errno;
-        if (fd >= 0)
-            close(fd);
         return fs_fail(err, FS_ECANTCREAT, "%s: cannot create: %s", f->final, strerror(e));
     }
     return 0;
@@ -457,6 +520,8 @@ static int swap_in(struct outset *o, struct fs_err *err)
 
 int out_set_commit(struct outset *o, struct fs_err *err)
 {
+    if (fs_interrupted()) /* the last moment to keep nothing */
+        return fs_fail_interrupted(err);
     char **present = NULL;
     size_t npresent = 0;
     int rc = finish_private(o, &present, &npresent, err);

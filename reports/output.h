@@ -34,12 +34,21 @@
  * the old one's permissions.
  *
  * Out of memory while a set is open removes its private folder (the hook
- * in base.h) before exiting 70.
+ * in base.h) before exiting 70.  A SIGINT or SIGTERM caught (base/signals.h)
+ * before out_commit or out_set_commit makes it refuse (FS_EINTERRUPTED),
+ * so an interrupted command never replaces anything.
+ *
+ * The budget: every file these functions open counts against one limit on
+ * the bytes a process writes in all (--max-output-mb, default
+ * OUT_DEFAULT_MAX_MB).  A write that would pass it is refused before it is
+ * made, the stream's error flag is set, and out_close (or, for a writer
+ * that stopped at the error, out_budget_error) names the limit.
  */
 #ifndef FS_REPORTS_OUTPUT_H
 #define FS_REPORTS_OUTPUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -50,7 +59,8 @@ struct outset;
 struct outfile {
     char *final;   /* DIR/NAME, as messages name it */
     char *tmp;     /* where the file is now, until it is committed */
-    FILE *f;
+    FILE *f;       /* a stream that counts against the budget (below) */
+    int fd;        /* f's file, for fsync */
     const struct outset *set;  /* the set it belongs to, or NULL */
 };
 
@@ -65,6 +75,16 @@ struct outset {
     char **names;      /* the files opened, in order */
     size_t n, cap;
 };
+
+#define OUT_DEFAULT_MAX_MB 10240 /* 10 GiB: ten million jobs' jobs.csv and a
+                                   year of 10-second timeseries rows fit */
+
+/* The budget in MiB (--max-output-mb); before any output is opened. */
+void out_set_max_mb(uint64_t mb);
+
+/* code, or, when a write was refused for the budget, FS_ECANTCREAT with
+ * err saying so (a writer stopped by the refusal reports it first). */
+int out_budget_error(int code, struct fs_err *err);
 
 /* Create dir (and its parents) if missing.  RET: 0, FS_EUSAGE for an
  * empty name or FS_ECANTCREAT. */

@@ -10,6 +10,7 @@
 #include "../sim/elastic.h"
 #include "../sim/faults_run.h"
 #include "../sim/service_run.h"
+#include "../base/signals.h"
 #include "../base/csv.h"
 #include "../base/version.h"
 #include "../models/llm.h"
@@ -312,7 +313,7 @@ void summary_write_jobs(FILE *f, const struct sim *s)
     const struct gpu_catalog *cat = s->sc->cat;
     fprintf(f, "id,kind,team,gpus,gpu_type,nodes,first_node,submit_s,start_s,end_s,"
                "wait_s,run_s,jct_s,state,model,precision,gpu_mem_gb\n");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !fs_poll(i); i++) { /* a signal: the caller keeps nothing */
         const struct job *j = &s->jobs[i];
         fprintf(f, "%lld,%s,", (long long)j->id, job_kind_name(j->kind));
         csv_put(f, s->sc->wl.teams[j->team]);

@@ -10,6 +10,8 @@
  */
 #include "exec.h"
 
+#include "../base/signals.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -94,7 +96,7 @@ int exec_master(const struct exec_tasks *t, const struct exec_link *link, struct
             free(out.data);
             out = (struct exec_out){0};
         }
-        bool more = next < t->n && fail == t->n;
+        bool more = next < t->n && fail == t->n && !fs_interrupted();
         if ((rc = link->send(link->ctx, w, more ? (int64_t)next : -1, err)))
             return rc;
         if (more)
@@ -103,6 +105,8 @@ int exec_master(const struct exec_tasks *t, const struct exec_link *link, struct
             active--;
     }
     *failed = fail;
+    if (fs_interrupted()) /* whatever the tasks said: they were stopped */
+        return fs_fail_interrupted(err);
     if (fail < t->n) {
         *err = ferr;
         return ferr.code;
@@ -171,9 +175,14 @@ static int local_recv(void *ctx, int *worker, struct exec_head *h, struct exec_o
             pfd[n] = (struct pollfd){.fd = l->result[w], .events = POLLIN};
             who[n++] = w;
         }
-    while (poll(pfd, (nfds_t)n, -1) < 0)
+    /* A signal here ends the wait (poll is never restarted): the caller
+     * stops the workers. */
+    while (poll(pfd, (nfds_t)n, -1) < 0) {
         if (errno != EINTR)
             return fs_fail(err, FS_EINTERNAL, "exec: poll: %s", strerror(errno));
+        if (fs_interrupted())
+            return fs_fail_interrupted(err);
+    }
     for (int k = 0; k < n; k++) {
         if (!pfd[k].revents)
             continue;
@@ -289,6 +298,11 @@ static int run_here(const struct exec_tasks *t, struct exec_out *res, size_t *fa
     struct exec_out out = {0};
     memset(res, 0, t->n * sizeof *res);
     for (size_t i = 0; i < t->n && fail == t->n; i++) {
+        if (fs_interrupted()) {
+            exec_results_free(res, i);
+            *failed = i;
+            return fs_fail_interrupted(err);
+        }
         exec_compute(t, (int64_t)i, &h, &out);
         bool ok = h.err.code == 0;
         keep(&h, &out, res, &fail, err);

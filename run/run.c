@@ -1,6 +1,8 @@
 /* run.c - one scenario run (run.h). */
 #include "run.h"
 
+#include "../base/signals.h"
+
 /* spec's scenario into r->sc.  RET: 0 or the loader's error. */
 static int load(const struct run_spec *spec, struct run_result *r, struct fs_err *err)
 {
@@ -38,10 +40,14 @@ int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_er
     r->s->progress = spec->progress;
     sim_run(r->s);
     r->interrupted = r->s->interrupted;
-    if (!r->interrupted) {
-        run_stats_compute(r->s, r->m, &r->st);
-        fleet_cost_compute(r->s, r->m, r->sc->cost.billing, r->sc->cost.commit, &r->cost);
+    if (r->interrupted)
+        return fs_fail_interrupted(err);
+    if (r->s->stop.code) {
+        *err = r->s->stop;
+        return err->code;
     }
+    run_stats_compute(r->s, r->m, &r->st);
+    fleet_cost_compute(r->s, r->m, r->sc->cost.billing, r->sc->cost.commit, &r->cost);
     return 0;
 }
 

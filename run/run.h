@@ -36,8 +36,10 @@ struct run_spec {
 };
 
 /* Load (unless spec->sc), simulate to the end and compute the figures.
- * A run a signal stopped returns 0 with r->interrupted set and no stats.
- * RET: 0, or the loader's FS_E* code with err filled (r is then empty). */
+ * RET: 0; the loader's FS_E* code with err filled (r is then empty);
+ * FS_EINTERRUPTED when a signal stopped the run (r->interrupted set, no
+ * stats); or the code of an observer that ended it early (s->stop: a
+ * bound passed, an output that cannot be written), with its message. */
 int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_err *err);
 
 /* Release everything r owns; a zeroed result is fine. */

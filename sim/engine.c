@@ -2,6 +2,8 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../base/signals.h"
@@ -350,6 +352,18 @@ static void dispatch(struct sim *s, const struct event *ev)
         on_finish(s, (size_t)ev->arg);
 }
 
+int sim_fail(struct sim *s, int code, const char *fmt, ...)
+{
+    if (s->stop.code)
+        return code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->stop.msg, sizeof s->stop.msg, fmt, ap);
+    va_end(ap);
+    s->stop.code = code;
+    return code;
+}
+
 void sim_run(struct sim *s)
 {
     fs_time horizon = s->sc->horizon;
@@ -360,7 +374,7 @@ void sim_run(struct sim *s)
     /* evq_peek_time is FS_TIME_MAX for an empty queue, which equals "no
      * horizon": test the size too. */
     while (evq_size(&s->q) > 0 && evq_peek_time(&s->q) <= horizon) {
-        if ((s->interrupted = fs_interrupted()))
+        if ((s->interrupted = fs_interrupted()) || s->stop.code)
             break;
         s->now = evq_peek_time(&s->q);
         /* Phase one: take everything due now; phase two: run it. */
@@ -381,7 +395,9 @@ void sim_run(struct sim *s)
         }
     }
     free(ready);
-    if (s->interrupted)
+    if (!s->interrupted) /* also a signal during the last batch */
+        s->interrupted = fs_interrupted();
+    if (s->interrupted || s->stop.code)
         return; /* unfinished: no SIM_END, and s->end stays -1 */
     s->end = horizon != FS_TIME_MAX ? horizon : s->now;
     s->now = s->end;

@@ -74,6 +74,8 @@ struct sim {
     fs_time end;                  /* set when the run finishes */
     int interrupted;              /* the signal that stopped sim_run early
                                      (base/signals.h), else 0 */
+    struct fs_err stop;           /* code != 0: an observer ended the run
+                                     early (sim_fail), saying why */
     size_t nqueued, nrunning, ndone;
     uint64_t events;
     /* Preemption: jobs evicted, and the GPU-seconds it cost: work redone
@@ -119,13 +121,19 @@ void sim_power_changed(struct sim *s, int32_t n);
 /* Tell every observer of a state change of j at s->now. */
 void sim_publish(struct sim *s, enum sim_note note, const struct job *j);
 
+/* End the run early: sim_run stops before the next batch of events, as
+ * for a signal (no SIM_END), and s->stop holds code and the message.  The
+ * first call wins.  RET: code. */
+int sim_fail(struct sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Register an observer (at most SIM_MAX_OBSERVERS). */
 void sim_observe(struct sim *s, struct sim_observer o);
 
 /* Run to the horizon, or until every job has finished when there is none.
- * A SIGINT or SIGTERM caught (base/signals.h) stops it before the next
- * batch of events: s->interrupted is set, observers get no SIM_END, and
- * what they wrote is incomplete and is to be discarded. */
+ * A SIGINT or SIGTERM caught (base/signals.h), or sim_fail, stops it
+ * before the next batch of events: s->interrupted or s->stop is set,
+ * observers get no SIM_END, and what they wrote is incomplete and is to
+ * be discarded. */
 void sim_run(struct sim *s);
 
 /* Job j was just placed (sched_place): start it at s->now - its progress,

@@ -7,6 +7,7 @@
 
 #include "../sched/frag.h"
 #include "../base/rng.h"
+#include "../base/signals.h"
 
 double fill_round2(double x)
 {
@@ -127,8 +128,9 @@ static void finish_bins(const struct acc *acc, const struct sample *last_before,
 }
 
 /* Let the pods arrive in order, one by one, each placed now or dropped,
- * and bin the state after each (see fill.h).  jobs has room for norder. */
-static void play(struct sched *s, struct frag_tracker *ft, const struct job *pool,
+ * and bin the state after each (see fill.h).  jobs has room for norder.
+ * RET: false when a signal stopped it (base/signals.h). */
+static bool play(struct sched *s, struct frag_tracker *ft, const struct job *pool,
                  const size_t *order, size_t norder, struct job *jobs, struct fill_result *out)
 {
     struct cluster *cl = s->cl;
@@ -138,6 +140,8 @@ static void play(struct sched *s, struct frag_tracker *ft, const struct job *poo
     int filled = 0;   /* bins below this have their last_before set */
     double gpus = (double)(out->capacity_milli / GPU_MILLI);
     for (size_t e = 0; e < norder; e++) {
+        if (fs_interrupted()) /* a placement can take a millisecond: every pod */
+            return false;
         struct job *j = &jobs[e];
         *j = pool[order[e]];
         job_reset_placement(j);
@@ -163,6 +167,7 @@ static void play(struct sched *s, struct frag_tracker *ft, const struct job *poo
         last_before[filled] = now;
     out->pods = norder;
     finish_bins(acc, last_before, out);
+    return true;
 }
 
 /* A copy of the pod list in pod id order (the authors sort by pod name),
@@ -213,8 +218,9 @@ int fill_run(const struct fill_spec *spec, struct fill_result *out, struct fs_er
     if ((rc = arrivals(pool, spec->npods, out->capacity_milli, spec->seed, &order, &norder,
                        &out->clones, err)))
         goto done;
-    jobs = xmalloc(norder * sizeof *jobs);
-    play(&s, &ft, pool, order, norder, jobs, out);
+    jobs = xcalloc(norder, sizeof *jobs);
+    if (!play(&s, &ft, pool, order, norder, jobs, out))
+        rc = fs_fail_interrupted(err);
 done:
     for (size_t e = 0; jobs && e < norder; e++)
         free(jobs[e].gang);

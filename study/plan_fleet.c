@@ -82,9 +82,12 @@ void plan_run_seed(const struct plan *p, const uint16_t *n, int k, struct plan_s
     if (p->trace && p->growth != 1)
         scale_trace(sc, p->growth);
     struct run_result r;
-    run_scenario(&(struct run_spec){.sc = sc}, &r, &err);
+    int rc = run_scenario(&(struct run_spec){.sc = sc}, &r, &err);
     if (r.interrupted) {
         out->rc = PLAN_INTERRUPTED;
+    } else if (rc) {
+        out->rc = rc;
+        snprintf(out->why, sizeof out->why, "%s", err.msg);
     } else {
         metric_values(&r, out->m);
         for (int b = 0; b < p->nbill; b++) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/version.h"
+#include "../base/signals.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "plan.h"
@@ -201,6 +202,13 @@ static void make_absolute(const struct plan *p, cJSON *obj, const char *key)
     free(abs);
 }
 
+/* root[key] = item, replacing a value there or adding the key. */
+static void put(cJSON *root, const char *key, cJSON *item)
+{
+    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, key, item))
+        cJSON_AddItemToObject(root, key, item);
+}
+
 /* The scenario with the chosen fleet and billing, every path absolute (a
  * trace under --growth becomes workload.csv beside it). */
 static char *fleet_file(const struct plan *p, bool workload_csv)
@@ -209,16 +217,14 @@ static char *fleet_file(const struct plan *p, bool workload_csv)
     cJSON *root = plan_tree(p, p->fleets[c->fleet].n, c->billing);
     char text[512];
     snprintf(text, sizeof text, "%s-plan", p->base->name);
-    cJSON_ReplaceItemInObjectCaseSensitive(root, "name", cJSON_CreateString(text));
+    put(root, "name", cJSON_CreateString(text));
     snprintf(text, sizeof text, "The fleet fleetsim plan chose for %s (%s), run with the first planned seed%s.",
              p->base->name, p->path,
              p->growth != 1 ? (p->trace ? " and the trace's submit times divided by the growth"
                                         : " and arrivals_per_hour multiplied by the growth")
                             : "");
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "description", cJSON_CreateString(text)))
-        cJSON_AddStringToObject(root, "description", text);
-    if (!cJSON_ReplaceItemInObjectCaseSensitive(root, "seed", cJSON_CreateNumber((double)p->seeds[0])))
-        cJSON_AddNumberToObject(root, "seed", (double)p->seeds[0]);
+    put(root, "description", cJSON_CreateString(text));
+    put(root, "seed", cJSON_CreateNumber((double)p->seeds[0]));
     make_absolute(p, root, "catalog");
     if (!cJSON_HasObjectItem(root, "catalog") && p->catalog_opt) {
         char *abs = absolute(".", p->catalog_opt);
@@ -431,7 +437,9 @@ int plan_write(const struct plan *p, const char *dir, bool *drawn, struct fs_err
     if (fleet)
         fprintf(out[F_FLEET].f, "%s\n", fleet);
     if (csv && (rc = write_workload(out[F_WORKLOAD].f, p)))
-        rc = fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv", dir);
+        rc = rc == FS_EINTERRUPTED ? fs_fail_interrupted(err)
+                                   : out_budget_error(fs_fail(err, FS_ECANTCREAT, "%s: cannot write workload.csv",
+                                                              dir), err);
     for (int k = 0; rc == 0 && k < F_COUNT; k++)
         if (k != F_MD && out[k].f)
             rc = out_close(&out[k], err);

@@ -70,6 +70,13 @@ int cli_parse_output(const char *cmd, const char *arg, const char **out);
  * RET: 0, or 64 with the message printed unless mute. */
 int cli_parse_jobs(const char *arg, const char *cmd, bool mute, int *jobs);
 
+/* --max-output-mb N, which every command that writes files takes: the
+ * budget of reports/output.h. */
+enum { CLI_MAX_OUTPUT = 0x100 }; /* its getopt_long code: no short option */
+#define CLI_OPT_MAX_OUTPUT {"max-output-mb", required_argument, NULL, CLI_MAX_OUTPUT}
+/* RET: 0, or 64 with the message printed. */
+int cli_parse_max_output(const char *cmd, const char *arg);
+
 /* --seed N into so.  RET: 0, or 64 with the message printed. */
 int cli_parse_seed(const char *arg, struct scenario_options *so);
 

@@ -25,6 +25,7 @@ static int usage(int code)
                "again on an elastic and a spot cloud (the same scenario, instances held only\n"
                "while jobs need them): three runs per scenario.\n\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -P, --policies LIST   comma-separated policies, or all:");
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
@@ -59,6 +60,7 @@ const struct option compare_opts[] = {
     {"json", no_argument, NULL, 'J'},
     /* main takes it out of argv first (cli_policy_libs); here for completion */
     {"policy-lib", required_argument, NULL, 'L'},
+    CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
 
@@ -122,6 +124,10 @@ int cmd_compare(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:P:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("compare", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("compare", optarg, &dir))
                 return 64;

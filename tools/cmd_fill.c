@@ -54,6 +54,7 @@ static int usage(int code)
     fprintf(f, "\n"
                "  -s, --seeds LIST    seeds: N, A-B or a comma-separated mix (default: 42-51)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog (default: $FLEETSIM_DATA/gpus.json or the\n"
                "                      shipped one)\n"
                "  -j, --jobs N        parallel runs (default: the number of CPUs)\n"
@@ -399,7 +400,7 @@ const struct option fill_opts[] = {
     {"policy", required_argument, NULL, 'p'}, {"seeds", required_argument, NULL, 's'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
     {"jobs", required_argument, NULL, 'j'},   {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, 'h'},         CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
 };
 
 int cmd_fill(int argc, char **argv)
@@ -416,6 +417,10 @@ int cmd_fill(int argc, char **argv)
         case 'P': pods = optarg; break;
         case 'p': policies = optarg; break;
         case 's': seeds = optarg; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("fill", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("fill", optarg, &dir))
                 return 64;

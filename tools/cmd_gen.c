@@ -79,6 +79,7 @@ static int usage(int code)
         fprintf(f, "%s%s", i && i % 6 == 0 ? "\n                      " : " ", sched_policies[i]->name);
     fprintf(f, "\n"
                "  -o, --output FILE   the scenario file to write (its folder is created)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog whose throughput model sizes the rate\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
                "  -h, --help          this help\n");
@@ -328,7 +329,7 @@ const struct option gen_opts[] = {
     {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
     {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
-    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, 'h'},         CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
 };
 
 int cmd_gen(int argc, char **argv)
@@ -355,6 +356,10 @@ int cmd_gen(int argc, char **argv)
             o.seed = (unsigned long long)v;
             break;
         case 'p': o.policy = optarg; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("gen", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("gen", optarg, &o.out))
                 return 64;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/signals.h"
 #include "../reports/output.h"
 #include "../io/job_types.h"
 #include "../io/readers.h"
@@ -28,6 +29,7 @@ static int usage(int code)
         fprintf(f, "  %-10s %s\n", trace_readers[i]->name, trace_readers[i]->summary);
     fprintf(f, "  %-10s Azure LLM inference requests (TIMESTAMP,ContextTokens,GeneratedTokens)\n\n"
                "  -o, --output FILE       the file to write (required)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -r, --reference-gpu NAME\n"
                "                          catalog type the work is stated on\n"
                "                          (default:",
@@ -155,8 +157,9 @@ static int import_jobs(const struct import_opts *o, const struct trace_reader *r
         rc = steps_to_seconds(o, cat, &w, err);
     if (rc == 0)
         rc = out_open_path(&out, o->out, err);
-    if (rc == 0 && workload_write_native(out.f, &w, cat) != 0)
-        rc = fs_fail(err, FS_ECANTCREAT, "%s: write error", o->out);
+    if (rc == 0 && (rc = workload_write_native(out.f, &w, cat)) != 0)
+        rc = rc == FS_EINTERRUPTED ? fs_fail_interrupted(err)
+                                   : out_budget_error(fs_fail(err, FS_ECANTCREAT, "%s: write error", o->out), err);
     rc = finish_out(&out, rc, err);
     if (rc == 0 && !o->quiet) {
         fprintf(stderr, "import: %s: %lld rows, %zu jobs -> %s; ", o->in, st.rows, w.n, o->out);
@@ -206,7 +209,7 @@ const struct option import_opts[] = {
     {"team", required_argument, NULL, 't'},   {"bin-s", required_argument, NULL, 'b'},
     {"catalog", required_argument, NULL, 'c'}, {"job-types", required_argument, NULL, 'J'},
     {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+    CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
 };
 
 /* Options into o.  RET: -1 to go on, else the exit status. */
@@ -218,6 +221,10 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
     while ((c = getopt_long(argc, argv, ":o:r:t:b:J:qh", opts, NULL)) != -1) {
         char *end;
         switch (c) {
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("import", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("import", optarg, &o->out))
                 return 64;

@@ -54,6 +54,7 @@ static int usage(int code)
                "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --json            also print plan.json on stdout (also with exit 1)\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
@@ -249,6 +250,7 @@ const struct option plan_opts[] = {
     {"json", no_argument, NULL, 'J'},
     /* main takes it out of argv first (cli_policy_libs); here for completion */
     {"policy-lib", required_argument, NULL, 'L'},
+    CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
 
@@ -274,6 +276,10 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         case 's': seeds = optarg; break;
         case 'B': p->brute = true; break;
         case 'c': p->catalog_opt = optarg; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("plan", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("plan", optarg, dir))
                 return 64;
@@ -340,7 +346,6 @@ int cmd_plan(int argc, char **argv)
     if (rc >= 0)
         return rc;
     struct fs_err err = {0};
-    fs_signals_install();
     rc = load_base(&p, types, &err);
     if (rc == 0)
         rc = plan_setup(&p, &err);

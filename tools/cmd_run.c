@@ -22,6 +22,7 @@ static int usage(int code)
                "jobs.csv, timeseries.csv and timeline.json (Chrome trace, opens in\n"
                "ui.perfetto.dev) to DIR (default: out/SCENARIO-NAME).\n\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "  -s, --seed N        override the scenario's seed\n"
                "  -p, --policy NAME   override the scenario's policy:");
     for (size_t i = 0; sched_policies[i]; i++)
@@ -60,13 +61,10 @@ enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_TIMELINE, OUT_COUNT };
 static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv",
                                                  "timeline.json"};
 
-/* simulate's result when a SIGINT or SIGTERM stopped it. */
-enum { RUN_INTERRUPTED = 1 };
-
 /* Simulate and write every output into the set's private folder, then
  * swap it in for dir (reports/output.h); on any error, or a signal caught
- * before the swap, dir keeps what it held.  RET: 0, an FS_E* code or
- * RUN_INTERRUPTED. */
+ * before the swap (out_set_commit refuses), dir keeps what it held.
+ * RET: 0 or an FS_E* code. */
 static int simulate(const struct scenario *sc, const char *dir, bool progress, bool quiet, bool check,
                     struct fs_err *err)
 {
@@ -87,14 +85,11 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
 
     struct run_spec spec = {.sc = sc, .timeseries = out[OUT_TIMESERIES].f, .timeline = out[OUT_TIMELINE].f,
                             .check = check, .progress = progress ? progress_bar : NULL};
-    if ((rc = run_scenario(&spec, &r, err)))
-        goto done;
+    rc = run_scenario(&spec, &r, err);
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    if (r.interrupted) {
-        rc = RUN_INTERRUPTED;
+    if (rc)
         goto done;
-    }
     if (r.ck.violations) {
         rc = fs_fail(err, FS_EINTERNAL, "%s: --check: %llu invariant violations; the first %s", sc->path,
                      (unsigned long long)r.ck.violations, r.ck.first);
@@ -108,10 +103,6 @@ static int simulate(const struct scenario *sc, const char *dir, bool progress, b
             goto done;
     if ((rc = report_write(&rep, r.s, r.m, &r.st, out[OUT_TIMESERIES].tmp, err)))
         goto done;
-    if (fs_interrupted()) { /* the last moment to keep nothing */
-        rc = RUN_INTERRUPTED;
-        goto done;
-    }
     if ((rc = out_set_commit(&set, err)))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -142,6 +133,7 @@ const struct option run_opts[] = {
     {"help", no_argument, NULL, 'h'},
     /* main takes it out of argv first (cli_policy_libs); here for completion */
     {"policy-lib", required_argument, NULL, 'L'},
+    CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
 
@@ -155,6 +147,10 @@ int cmd_run(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:s:p:qh", opts, NULL)) != -1) {
         switch (c) {
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("run", optarg))
+                return 64;
+            break;
         case 'o':
             if (cli_parse_output("run", optarg, &dir))
                 return 64;
@@ -189,9 +185,6 @@ int cmd_run(int argc, char **argv)
     if (quiet)
         progress = false;
 
-    /* Without the handlers a signal still stops the run, but leaves the
-     * hidden temporary files behind. */
-    fs_signals_install();
     struct fs_err err = {0};
     struct scenario *sc = NULL;
     char fallback[512];
@@ -209,9 +202,7 @@ int cmd_run(int argc, char **argv)
                     *p = '_';
             dir = fallback;
         }
-        rc = simulate(sc, dir, progress, quiet, check, &err);
-        if (rc && fs_interrupted()) /* also an error the signal caused */
-            rc = RUN_INTERRUPTED;
+        rc = out_budget_error(simulate(sc, dir, progress, quiet, check, &err), &err);
         if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
             fprintf(stderr, "  wrote        %s/report.pdf\n", dir);
         if (rc == 0 && json) {
@@ -220,9 +211,9 @@ int cmd_run(int argc, char **argv)
         }
     }
     scenario_free(sc);
-    if (rc == RUN_INTERRUPTED) {
+    if (rc && fs_interrupted()) { /* also an error the signal caused */
         fprintf(stderr, "fleetsim: interrupted by %s; no results written to %s\n",
-                fs_signal_name(fs_interrupted()), dir);
+                fs_signal_name(fs_interrupted()), dir ? dir : "out/");
         return 128 + fs_interrupted();
     }
     return rc ? cli_fail(&err) : 0;

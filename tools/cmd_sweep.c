@@ -54,6 +54,7 @@ static int usage(int code)
                "MPI ranks (an MPI build, `make MPI=1`, under mpirun: rank 0 hands out points).\n\n"
                "  -j, --jobs N        run N points at a time in worker processes (default: the CPUs)\n"
                "  -o, --output DIR    output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --set PATH=VALUE\n"
                "                      edit the scenario as read, before the grid's values: PATH a\n"
                "                      key path, VALUE JSON or else a string; repeatable\n"
@@ -243,7 +244,7 @@ const struct option sweep_opts[] = {
     {"jobs", required_argument, NULL, 'j'},    {"output", required_argument, NULL, 'o'},
     {"catalog", required_argument, NULL, 'c'}, {"quiet", no_argument, NULL, 'q'},
     {"set", required_argument, NULL, 'S'},     {"json", no_argument, NULL, 'J'},
-    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    {"help", no_argument, NULL, 'h'},          CLI_OPT_MAX_OUTPUT, {NULL, 0, NULL, 0},
 };
 
 /* The command line into *a.  RET: -1 to go on, or the exit status (0
@@ -258,6 +259,10 @@ static int parse_args(int argc, char **argv, struct args *a)
         switch (c) {
         case 'j':
             if (cli_parse_jobs(optarg, "sweep", mute, &a->jobs))
+                return 64;
+            break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("sweep", optarg))
                 return 64;
             break;
         case 'o':

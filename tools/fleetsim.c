@@ -7,6 +7,8 @@
 
 #include "../sched/plugin.h"
 #include "cli.h"
+#include "../base/signals.h"
+#include "../reports/output.h"
 
 const struct cli_command cli_commands[] = {
     {"run", cmd_run, run_opts, "simulate a scenario and write its summary, jobs and timeseries", true},
@@ -38,7 +40,8 @@ static int usage(int code)
                "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
                "66 cannot open input, 69 cannot listen (serve), 70 internal error,\n"
                "73 cannot create output, 75 output folder busy (another fleetsim writes it),\n"
-               "130/143 stopped by SIGINT/SIGTERM (nothing written).\n");
+               "130/143 stopped by SIGINT/SIGTERM (nothing written).  --max-output-mb N\n"
+               "(every command that writes files) caps what it writes: exit 73 past it.\n");
     return code;
 }
 
@@ -101,6 +104,19 @@ int cli_parse_jobs(const char *arg, const char *cmd, bool mute, int *jobs)
         return 64;
     }
     *jobs = (int)v;
+    return 0;
+}
+
+int cli_parse_max_output(const char *cmd, const char *arg)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] < '1' || arg[0] > '9' || v > (1ULL << 40)) {
+        fprintf(stderr, "fleetsim: %s: --max-output-mb: \"%s\" is not a number of MiB from 1 to 2^40\n", cmd, arg);
+        return 64;
+    }
+    out_set_max_mb(v);
     return 0;
 }
 
@@ -253,6 +269,14 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("fleetsim %s (commit %s)\n", FLEETSIM_VERSION, fleetsim_commit);
         return 0;
+    }
+    /* SIGINT and SIGTERM only set a flag that every long loop polls: the
+     * command stops within a second and replaces nothing (exit 128 + the
+     * signal); also where the signal came in ignored (a background job of
+     * a script). */
+    if (fs_signals_install() != 0) {
+        fprintf(stderr, "fleetsim: cannot catch SIGINT and SIGTERM\n");
+        return 70;
     }
     for (const struct cli_command *c = cli_commands; c->name; c++) {
         if (strcmp(argv[1], c->name) != 0)

@@ -3,7 +3,13 @@
 # complete files: the run stops, every temporary output is removed, a
 # complete summary.json already in the folder is left as it was, and
 # fleetsim says so and exits 128 + the signal (130 for SIGINT, 143 for
-# SIGTERM).
+# SIGTERM).  Then every other command that can run long (compare, sweep
+# with -j 1 and -j 2, plan, regress --update, import, fill when the openb
+# trace is present), sent SIGINT a second in as a background job of this
+# script (so with SIGINT ignored, as a script's `&` leaves it): it stops
+# within 2 s (the issue asks 1 s; the margin is for a loaded machine, and
+# the time is printed), exits 130, says "interrupted by SIGINT" and leaves
+# nothing at its output path or beside it.
 #
 # The scenario is a generator of 2,000,000 jobs on 16 GPUs, minutes of work,
 # so the signal sent after about a second always lands mid-run.
@@ -66,7 +72,7 @@ run_case() {
     grep -qxF "fleetsim: interrupted by SIG$sig; no results written to $dir" "$tmp/stderr" ||
         why+=("stderr lacks \"fleetsim: interrupted by SIG$sig; no results written to $dir\"")
     # Nothing at all but KEPT: no hidden temporary, no output of this run.
-    for f in $(ls -A "$dir"); do
+    for f in $(ls -A "$dir" 2>/dev/null); do
         [ "$f" = "$kept" ] || why+=("left behind: $f")
     done
     if [ -n "$kept" ] && ! cmp -s "$tmp/$kept.before" "$dir/$kept"; then
@@ -97,6 +103,65 @@ mkdir -p "$tmp/kept"
 printf '{"complete": "an earlier run"}\n' >"$tmp/kept/summary.json"
 cp "$tmp/kept/summary.json" "$tmp/summary.json.before"
 run_case INT 130 "$tmp/kept" summary.json
+
+# ---- every other long command ------------------------------------------------
+# stop_case LABEL OUT COMMAND...: start COMMAND (writing OUT) in the
+# background, SIGINT it after a second, and check as above.
+stop_case() {
+    local label=$1 out=$2 why=() status ms t0
+    shift 2
+    "$@" >"$tmp/stdout" 2>"$tmp/stderr" </dev/null &
+    pid=$!
+    sleep 1
+    if ! kill -0 "$pid" 2>/dev/null; then
+        wait "$pid"
+        pid=
+        report "$label: SIGINT -> 130 within 2 s" "it finished in under a second (exit $?): no signal tested"
+        return
+    fi
+    t0=$(date +%s%N)
+    kill -INT "$pid"
+    for _ in $(seq 300); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid"
+        why+=("still running 3 s after SIGINT")
+    fi
+    wait "$pid"
+    status=$?
+    pid=
+    [ "$ms" -le 2000 ] || why+=("stopped after $ms ms")
+    [ "$status" = 130 ] || why+=("exit $status, want 130")
+    grep -q "interrupted by SIGINT" "$tmp/stderr" || why+=("stderr does not say \"interrupted by SIGINT\"")
+    local left
+    left=$(find "$(dirname "$out")" -maxdepth 1 -name "$(basename "$out")*" -o -maxdepth 1 -name ".$(basename "$out")*")
+    [ -z "$left" ] || why+=("left behind: $left")
+    report "$label: SIGINT -> 130 in $ms ms, nothing written" "${why[@]+"${why[@]}"}"
+}
+
+mkdir -p "$tmp/suite" "$tmp/out"
+cp "$tmp/long.json" "$tmp/suite/long.json"
+sed 's/"signal-long"/"signal-long-b"/; s/"fifo"/"best-fit"/' "$tmp/long.json" >"$tmp/long-b.json"
+printf '{"scenario": "long.json", "parameters": {"seed": [1, 2, 3, 4]}}\n' >"$tmp/grid.json"
+stop_case compare "$tmp/out/compare" "$fleetsim" compare -q -j 1 "$tmp/long.json" "$tmp/long-b.json" -o "$tmp/out/compare"
+stop_case "sweep -j 1" "$tmp/out/sweep1" "$fleetsim" sweep -q -j 1 "$tmp/grid.json" -o "$tmp/out/sweep1"
+stop_case "sweep -j 2" "$tmp/out/sweep2" "$fleetsim" sweep -q -j 2 "$tmp/grid.json" -o "$tmp/out/sweep2"
+stop_case plan "$tmp/out/plan" "$fleetsim" plan -q -j 1 "$tmp/long.json" --types h100-sxm --max-nodes 4 -o "$tmp/out/plan"
+stop_case "regress --update" "$tmp/out/baseline.json" "$fleetsim" regress -q "$tmp/suite" --baseline "$tmp/out/baseline.json" --update
+# import: two million rows of a native trace (about 100 MB, in a few seconds)
+awk 'BEGIN { print "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type";
+             for (i = 1; i <= 2000000; i++) printf "%d,%d,train,a,1,0,,600,h100-sxm\n", i, i }' >"$tmp/big.csv"
+stop_case import "$tmp/out/jobs.csv" "$fleetsim" import native "$tmp/big.csv" -o "$tmp/out/jobs.csv"
+openb=$(cd "$(dirname "$0")/../.." && pwd)/../shared/traces/alibaba-openb
+if [ -r "$openb/openb_pod_list_default.csv" ]; then
+    stop_case fill "$tmp/out/fill" "$fleetsim" fill -q -j 1 --nodes "$openb/openb_node_list_gpu_node.csv" \
+        --pods "$openb/openb_pod_list_default.csv" --seeds 1-20 -o "$tmp/out/fill"
+else
+    echo "      (fill skipped: $openb is absent)"
+fi
 
 echo "signal: $passed passed, $failed failed"
 [ "$failed" = 0 ]
