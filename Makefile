@@ -6,6 +6,10 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/fleetsim
 INCLUDEDIR ?= $(PREFIX)/include
+MANDIR   ?= $(PREFIX)/share/man
+DOCDIR   ?= $(PREFIX)/share/doc/fleetsim
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 PKGS     := gsl libcjson cunit libmicrohttpd
@@ -53,8 +57,25 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: backfill-figures all check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
-all: $(FLEETSIM) $(TESTS) $(METRIC_FS)
+.PHONY: backfill-figures all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
+all: $(FLEETSIM) $(TESTS) $(METRIC_FS) man completion
+
+# The man pages, from the --help texts (tools/mkman.sh), and the shell
+# completion scripts, from the command and option tables (fleetsim
+# completion): made from the built binary, so they cannot drift from it.
+MAN_STAMP := $(BUILD)/man/fleetsim.1
+COMPLETION := $(BUILD)/completion/fleetsim.bash $(BUILD)/completion/_fleetsim
+man: $(MAN_STAMP)
+completion: $(COMPLETION)
+$(MAN_STAMP): $(FLEETSIM) tools/mkman.sh
+	rm -rf $(BUILD)/man
+	tools/mkman.sh $(FLEETSIM) $(BUILD)/man
+$(BUILD)/completion/fleetsim.bash: $(FLEETSIM)
+	@mkdir -p $(dir $@)
+	$(FLEETSIM) completion bash >$@
+$(BUILD)/completion/_fleetsim: $(FLEETSIM)
+	@mkdir -p $(dir $@)
+	$(FLEETSIM) completion zsh >$@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -102,7 +123,7 @@ run-demo: $(FLEETSIM)
 check: deps
 	@$(MAKE) --no-print-directory run-check
 
-run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
+run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS) $(MAN_STAMP) $(COMPLETION)
 	@fail=0; for t in $(TESTS); do echo "== $$t"; $$t || fail=1; done; \
 	tests/layers/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/bad-input/run.sh || fail=1; \
@@ -120,7 +141,8 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS)
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/backfill/run.sh || fail=1; \
-	FLEETSIM=$(FLEETSIM) tests/cli/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) MAN_BUILD_DIR=$(BUILD)/man COMPLETION_BUILD_DIR=$(BUILD)/completion tests/cli/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/cli/docs.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
@@ -203,10 +225,22 @@ validate: $(FLEETSIM)
 	@FLEETSIM=$(FLEETSIM) tests/validate/fgd.sh
 	@FLEETSIM=$(FLEETSIM) tests/validate/gavel.sh
 
-install: $(FLEETSIM) install-headers
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
+# The program, its data and schema, the example scenarios (DATADIR/scenarios),
+# the man pages, the completion scripts, the documentation (DOCDIR) and the
+# plugin header (install-headers).
+install: $(FLEETSIM) $(MAN_STAMP) $(COMPLETION) install-headers
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/docs \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(FLEETSIM) $(DESTDIR)$(BINDIR)/fleetsim
-	install -m 644 models/data/*.json $(DESTDIR)$(DATADIR)/
+	install -m 644 models/data/*.json schema/scenario.schema.json $(DESTDIR)$(DATADIR)/
+	find scenarios -type f | while read -r f; do \
+	  install -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; done
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/completion/fleetsim.bash $(DESTDIR)$(BASHCOMPDIR)/fleetsim
+	install -m 644 $(BUILD)/completion/_fleetsim $(DESTDIR)$(ZSHCOMPDIR)/_fleetsim
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	find docs -type f | while read -r f; do \
+	  install -D -m 644 "$$f" "$(DESTDIR)$(DOCDIR)/$$f" || exit 1; done
 
 # The policy plugin ABI (docs/policy-plugins.md), what a plugin builds against.
 install-headers:
@@ -214,9 +248,9 @@ install-headers:
 	install -m 644 include/fleetsim/policy.h $(DESTDIR)$(INCLUDEDIR)/fleetsim/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/fleetsim
-	rm -rf $(DESTDIR)$(DATADIR)
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/fleetsim
+	rm -f $(DESTDIR)$(BINDIR)/fleetsim $(DESTDIR)$(MANDIR)/man1/fleetsim.1 $(DESTDIR)$(MANDIR)/man1/fleetsim-*.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/fleetsim $(DESTDIR)$(ZSHCOMPDIR)/_fleetsim
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(INCLUDEDIR)/fleetsim
 
 clean:
 	rm -rf build build-san build-mpi out

@@ -24,10 +24,24 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_roadmap(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+
+/* The subcommands, NULL-terminated: fleetsim --help, the man pages
+ * (tools/mkman.sh) and the completion scripts are made from this table. */
+struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const struct option *opts;
+    const char *summary;
+    bool plugins; /* takes --policy-lib PATH.so (cli_policy_libs) */
+};
+extern const struct cli_command cli_commands[];
 
 /* Each subcommand's options (completion and suggestions read them). */
 extern const struct option run_opts[], compare_opts[], sweep_opts[], regress_opts[], calibrate_opts[],
-    import_opts[], models_opts[], gen_opts[], plan_opts[], roadmap_opts[], fill_opts[], serve_opts[], validate_opts[];
+    import_opts[], models_opts[], gen_opts[], plan_opts[], roadmap_opts[], fill_opts[], serve_opts[], validate_opts[],
+    completion_opts[];
 
 /* Load every --policy-lib PATH.so (or --policy-lib=PATH.so) of argv[2..]
  * before the first "--" (sched/plugin.h) and take them out of argv, so the
@@ -43,6 +57,11 @@ int cli_fail(const struct fs_err *err);
  * else the build tree's models/data/gpus.json or the installed
  * share/fleetsim/gpus.json next to the executable.  RET: a path (static). */
 const char *cli_default_catalog(void);
+
+/* The scenario schema: the build tree's schema/scenario.schema.json or the
+ * installed share/fleetsim/scenario.schema.json next to the executable.
+ * RET: a path (static). */
+const char *cli_default_schema(void);
 
 /* -o PATH into *out for the subcommand cmd.  RET: 0, or 64 with the
  * message printed when PATH is empty (an unset $OUTDIR). */

@@ -10,27 +10,22 @@
 #include "../base/signals.h"
 #include "../reports/output.h"
 
-struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-    bool plugins; /* takes --policy-lib PATH.so (cli_policy_libs) */
-};
-
-static const struct command commands[] = {
-    {"run", cmd_run, "simulate a scenario and write its summary, jobs and timeseries", true},
-    {"compare", cmd_compare, "the same workload under several scenarios or policies: costs, savings, report", true},
-    {"sweep", cmd_sweep, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)", false},
-    {"regress", cmd_regress, "run a suite of scenarios and compare each metric with a baseline (CI gate)", true},
-    {"calibrate", cmd_calibrate, "fit the power model to measured points (calibrate power CSV)", false},
-    {"import", cmd_import, "convert a trace (openb, philly, swf, azure-llm) to the native job CSV or a demand curve", false},
-    {"models", cmd_models, "print the GPU catalog and the calibrated throughput, memory and power curves", false},
-    {"gen", cmd_gen, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy", false},
-    {"plan", cmd_plan, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload", true},
-    {"roadmap", cmd_roadmap, "which GPUs to buy, lease or rent month by month as demand changes, at least cost", false},
-    {"fill", cmd_fill, "the FGD paper's fill experiment: policies x seeds on an openb trace", false},
-    {"serve", cmd_serve, "the scheduling core as a Kubernetes scheduler extender (HTTP)", false},
-    {NULL, NULL, NULL, false},
+const struct cli_command cli_commands[] = {
+    {"run", cmd_run, run_opts, "simulate a scenario and write its summary, jobs and timeseries", true},
+    {"compare", cmd_compare, compare_opts, "the same workload under several scenarios or policies: costs, savings, report", true},
+    {"sweep", cmd_sweep, sweep_opts, "run a scenario at every point of a parameter grid (-j N workers, or MPI ranks)", false},
+    {"regress", cmd_regress, regress_opts, "run a suite of scenarios and compare each metric with a baseline (CI gate)", true},
+    {"calibrate", cmd_calibrate, calibrate_opts, "fit the power model to measured points (calibrate power CSV)", false},
+    {"import", cmd_import, import_opts, "convert a trace (openb, philly, swf, sacct, gavel, azure-llm) to the native job CSV or a demand curve", false},
+    {"models", cmd_models, models_opts, "print the GPU catalog and the calibrated throughput, memory and power curves", false},
+    {"gen", cmd_gen, gen_opts, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy", false},
+    {"plan", cmd_plan, plan_opts, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload", true},
+    {"roadmap", cmd_roadmap, roadmap_opts, "which GPUs to buy, lease or rent month by month as demand changes, at least cost", false},
+    {"fill", cmd_fill, fill_opts, "the FGD paper's fill experiment: policies x seeds on an openb trace", false},
+    {"serve", cmd_serve, serve_opts, "the scheduling core as a Kubernetes scheduler extender (HTTP)", false},
+    {"validate", cmd_validate, validate_opts, "check scenarios: their structure by the JSON Schema, their meaning by the loader", false},
+    {"completion", cmd_completion, completion_opts, "print the bash or zsh completion script (completion bash|zsh)", false},
+    {NULL, NULL, NULL, NULL, false},
 };
 
 static int usage(int code)
@@ -40,7 +35,7 @@ static int usage(int code)
                "       fleetsim --help | --version\n\n"
                "Deterministic discrete-event simulator and capacity planner for GPU clusters.\n\n"
                "Commands:\n");
-    for (const struct command *c = commands; c->name; c++)
+    for (const struct cli_command *c = cli_commands; c->name; c++)
         fprintf(f, "  %-10s %s\n", c->name, c->summary);
     fprintf(f, "\nRun 'fleetsim COMMAND --help' for a command's options.\n"
                "Exit status: 0 ok, 1 a checked condition failed, 64 usage, 65 bad input data,\n"
@@ -223,29 +218,45 @@ int cli_print_file(const char *dir, const char *name)
     return 0;
 }
 
+/* The first readable of exe's folder + each of rel (n), into path[size].
+ * RET: path, or NULL. */
+static const char *beside_exe(const char *const *rel, size_t n, char *path, size_t size)
+{
+    char exe[4000];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return NULL;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, size, "%s%s", exe, rel[i]);
+        if (access(path, R_OK) == 0)
+            return path;
+    }
+    return NULL;
+}
+
 const char *cli_default_catalog(void)
 {
     static char path[4096];
+    static const char *const rel[] = {"/../models/data/gpus.json", "/../share/fleetsim/gpus.json"};
     const char *env = getenv("FLEETSIM_DATA");
     if (env && *env) {
         snprintf(path, sizeof path, "%s/gpus.json", env);
         return path;
     }
-    char exe[4000];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        static const char *const rel[] = {"/../models/data/gpus.json", "/../share/fleetsim/gpus.json"};
-        for (size_t i = 0; i < FS_ARRAY_LEN(rel); i++) {
-            snprintf(path, sizeof path, "%s%s", exe, rel[i]);
-            if (access(path, R_OK) == 0)
-                return path;
-        }
-    }
-    return "models/data/gpus.json";
+    const char *p = beside_exe(rel, FS_ARRAY_LEN(rel), path, sizeof path);
+    return p ? p : "models/data/gpus.json";
+}
+
+const char *cli_default_schema(void)
+{
+    static char path[4096];
+    static const char *const rel[] = {"/../schema/scenario.schema.json", "/../share/fleetsim/scenario.schema.json"};
+    const char *p = beside_exe(rel, FS_ARRAY_LEN(rel), path, sizeof path);
+    return p ? p : "schema/scenario.schema.json";
 }
 
 int main(int argc, char **argv)
@@ -268,15 +279,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "fleetsim: cannot catch SIGINT and SIGTERM\n");
         return 70;
     }
-    for (const struct command *c = commands; c->name; c++) {
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
         if (strcmp(argv[1], c->name) != 0)
             continue;
         int rc = c->plugins ? cli_policy_libs(&argc, argv) : 0;
         return rc ? rc : c->run(argc - 1, argv + 1);
     }
-    const char *names[FS_ARRAY_LEN(commands)];
+    const char *names[FS_ARRAY_LEN(cli_commands)];
     size_t n = 0;
-    for (const struct command *c = commands; c->name; c++)
+    for (const struct cli_command *c = cli_commands; c->name; c++)
         names[n++] = c->name;
     const char *hint = fs_suggest(argv[1], names, n);
     fprintf(stderr, "fleetsim: unknown command \"%s\"%s%s%s\n", argv[1], hint ? "; did you mean \"" : "",

@@ -21,7 +21,9 @@ Usage: $prog [--check] [--with-mpi] [--with-browser] [--with-fuzz] [--with-valgr
 Install the Debian packages fleetsim needs, skipping those already installed:
   build-essential (or gcc and make), pkg-config, libgsl-dev, libcjson-dev,
   libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
-  test), gnuplot-nox, python3 (the regress test parses its JUnit XML)
+  test), gnuplot-nox, python3 (the regress test parses its JUnit XML), and
+  for the CLI tests man-db (man -l renders the man pages), zsh (its
+  completion loads) and python3-jsonschema (cross-checks the scenario schema)
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -70,7 +72,8 @@ for arg in "$@"; do
     esac
 done
 
-packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox python3)
+packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox
+    python3 man-db zsh python3-jsonschema)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi

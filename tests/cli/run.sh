@@ -66,5 +66,142 @@ else
     bad "compare --seeds failed: $(head -c 300 "$tmp/seeds.err")"
 fi
 
+# The scenario schema (schema/scenario.schema.json): every shipped scenario
+# passes it and the loader; every bad scenario of tests/bad-input fails one
+# of them; and where python3-jsonschema is installed, it and fleetsim's own
+# validator (base/jschema.c) give every file the same verdict.
+shipped=()
+for f in scenarios/*.json scenarios/*/*.json; do
+    grep -q '"parameters"\|"fleetsim_regress"' "$f" || shipped+=("$f") # not grids or baselines
+done
+nvalid=0
+for f in "${shipped[@]}"; do
+    "$fleetsim" validate -q "$f" 2>"$tmp/valid.err"
+    rc=$?
+    if [ $rc = 66 ] && grep -q 'shared/traces' "$f" && grep -q 'cannot open' "$tmp/valid.err"; then
+        if [ "${FLEETSIM_REQUIRE_TRACES:-0}" = 1 ]; then
+            bad "validate $f: its trace is absent though FLEETSIM_REQUIRE_TRACES=1"
+        else
+            echo "skip  validate $f: its trace in ../shared/traces is absent"
+        fi
+    elif [ $rc = 0 ]; then
+        nvalid=$((nvalid + 1))
+    else
+        bad "validate: shipped $f fails (exit $rc): $(head -3 "$tmp/valid.err")"
+    fi
+done
+ok "validate: $nvalid shipped scenarios pass the schema and the loader"
+badfiles=$(sed -n 's/^run \(tests\/bad-input\/[^ ]*\.json\) -o OUT | 6[56] |.*/\1/p' tests/bad-input/cases.txt | sort -u)
+nbad=0 passed_bad=""
+for f in $badfiles; do
+    nbad=$((nbad + 1))
+    "$fleetsim" validate -q "$f" 2>/dev/null && passed_bad+=" $f"
+done
+[ -z "$passed_bad" ] && ok "validate: all $nbad bad-input scenarios fail the schema or the loader" ||
+    bad "validate passes bad scenarios:$passed_bad"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    # malformed JSON gets no schema verdict
+    mapfile -t files < <(python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    try:
+        json.load(open(f)); print(f)
+    except Exception:
+        pass' "${shipped[@]}" $badfiles)
+    python3 - "${files[@]}" >"$tmp/py.verdicts" <<'PY'
+import json, sys, jsonschema
+s = json.load(open("schema/scenario.schema.json"))
+jsonschema.Draft202012Validator.check_schema(s)
+v = jsonschema.Draft202012Validator(s)
+for f in sys.argv[1:]:
+    print(f, "valid" if v.is_valid(json.load(open(f))) else "invalid")
+PY
+    disagree=$(for f in "${files[@]}"; do
+        "$fleetsim" validate --schema-only -q "$f" 2>/dev/null && echo "$f valid" || echo "$f invalid"
+    done | diff - "$tmp/py.verdicts")
+    [ -z "$disagree" ] && ok "schema: fleetsim's validator and python3-jsonschema agree on all ${#files[@]} files" ||
+        bad "schema verdicts differ: $disagree"
+else
+    echo "skip  schema cross-check: python3-jsonschema is not installed"
+fi
+
+# Completion (fleetsim completion bash|zsh, from the command and option
+# tables): the scripts the build made (COMPLETION_BUILD_DIR) are what the binary prints.
+compdir=${COMPLETION_BUILD_DIR:-build/completion}
+"$fleetsim" completion bash >"$tmp/fleetsim.bash" && "$fleetsim" completion zsh >"$tmp/_fleetsim" || bad "completion"
+cmp -s "$tmp/fleetsim.bash" "$compdir/fleetsim.bash" && cmp -s "$tmp/_fleetsim" "$compdir/_fleetsim" &&
+    ok "the built completion scripts are current" || bad "$compdir differs from fleetsim completion: rebuild"
+complete_bash() { # WORDS...: the completions bash offers for the last word
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fleetsim; printf "%s\n" "${COMPREPLY[@]}"' \
+        _ "$tmp/fleetsim.bash" "$@" 2>&1
+}
+expect_completion() { # WANT WORDS...
+    local want=$1
+    shift
+    if complete_bash "$@" | grep -qx -- "$want"; then ok "bash completes \"$*\" with $want"; else
+        bad "bash: \"$*\" does not complete to $want: $(complete_bash "$@" | tr '\n' ' ')"; fi
+}
+expect_completion run fleetsim ru
+expect_completion validate fleetsim val
+expect_completion --policy fleetsim run x.json --pol
+expect_completion --seeds fleetsim compare a.json --see
+expect_completion flux-no-route fleetsim run x.json --policy flux-no-r
+expect_completion fifo,hetero-watt fleetsim compare x.json --policies fifo,hetero-w
+expect_completion philly fleetsim import ph
+if command -v zsh >/dev/null; then
+    zsh -fc 'autoload -Uz compinit && compinit -u -d "$1/zcd" && source "$1/_fleetsim" && (( $+functions[_fleetsim] ))' \
+        _ "$tmp" >"$tmp/zsh.err" 2>&1 && ok "zsh loads the completion" || bad "zsh: $(head -3 "$tmp/zsh.err")"
+else
+    echo "skip  zsh completion: zsh is not installed"
+fi
+
+# Man pages (tools/mkman.sh, from --help): the build's pages (MAN_BUILD_DIR) are
+# current, man -l renders each without a warning, and each says what
+# --help says (compared as letters and digits: only layout may differ).
+mandir=${MAN_BUILD_DIR:-build/man}
+tools/mkman.sh "$fleetsim" "$tmp/man" && diff -r "$tmp/man" "$mandir" >/dev/null &&
+    ok "the built man pages are current ($(ls "$mandir" | wc -l) pages)" || bad "$mandir differs from tools/mkman.sh's output: rebuild"
+if command -v man >/dev/null; then
+    alnum() { tr -cd '[:alnum:]'; }
+    for page in "$tmp"/man/*.1; do
+        name=$(basename "$page" .1)
+        cmd=${name#fleetsim}
+        cmd=${cmd#-}
+        MANWIDTH=120 man --warnings -l "$page" >"$tmp/page.txt" 2>"$tmp/page.err" </dev/null
+        # the text from SYNOPSIS to SEE ALSO, headings and the page header left out
+        shown=$(sed -n '/^SYNOPSIS/,/^SEE ALSO/p' "$tmp/page.txt" | sed '1d;$d' | grep -v '^DESCRIPTION$' | alnum)
+        help=$("$fleetsim" $cmd --help | sed '1s/^usage: //' | alnum)
+        if [ -s "$tmp/page.err" ]; then
+            bad "man -l $name.1 warns: $(head -2 "$tmp/page.err")"
+        elif [ "$shown" != "$help" ]; then
+            bad "man page $name.1 does not say what fleetsim $cmd --help says"
+        else
+            ok "man -l $name.1 renders $(wc -l <"$tmp/page.txt") lines, the --help text"
+        fi
+    done
+else
+    bad "man is not installed (tools/install-deps.sh installs man-db)"
+fi
+
+# make install: the program, data, schema, example scenarios, man pages,
+# completion and docs land under the prefix, and the installed program
+# finds its catalog and schema there.
+stage=$tmp/stage
+if ${MAKE:-make} --no-print-directory -s install DESTDIR="$stage" PREFIX=/opt/fs >"$tmp/install.log" 2>&1; then
+    missing=""
+    for f in bin/fleetsim share/fleetsim/gpus.json share/fleetsim/scenario.schema.json \
+        share/fleetsim/scenarios/default.json share/man/man1/fleetsim.1 share/man/man1/fleetsim-run.1 \
+        share/bash-completion/completions/fleetsim share/zsh/site-functions/_fleetsim \
+        share/doc/fleetsim/README.md share/doc/fleetsim/docs/architecture.md; do
+        [ -f "$stage/opt/fs/$f" ] || missing+=" $f"
+    done
+    [ -z "$missing" ] && ok "make install: program, data, schema, scenarios, man pages, completion, docs" ||
+        bad "make install left out:$missing"
+    env -u FLEETSIM_DATA "$stage/opt/fs/bin/fleetsim" validate -q "$stage/opt/fs/share/fleetsim/scenarios/default.json" 2>"$tmp/inst.err" &&
+        ok "the installed fleetsim validates an installed example with its own schema and catalog" ||
+        bad "installed fleetsim: $(head -2 "$tmp/inst.err")"
+else
+    bad "make install failed: $(tail -3 "$tmp/install.log")"
+fi
+
 [ $fail = 0 ] && echo "cli: all passed" || echo "cli: FAILED"
 exit $fail
