@@ -57,8 +57,8 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
             return;
         }
         type_usd[t] += p * s->cl->nodes[n].gpus;
-        if (b == COST_OWNED)
-            hosting_usd += cost_hosting_month(sc->prices, nt);
+        if (b == COST_OWNED) /* per GPU, as cost_gpu_month charges it */
+            hosting_usd += cost_hosting_month(sc->prices, nt) / nt->gpus * s->cl->nodes[n].gpus;
     }
     out->window_months = cost_months(s->end);
     double alloc_gpu_s = 0, paid_gpu_s = 0;
