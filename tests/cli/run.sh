@@ -137,10 +137,8 @@ complete_bash() { # WORDS...: the completions bash offers for the last word
 expect_completion() { # WANT WORDS...
     local want=$1
     shift
-    local got
-    got=$(complete_bash "$@") # not piped into grep -q: under pipefail its early exit fails the pipe
-    if grep -qx -- "$want" <<<"$got"; then ok "bash completes \"$*\" with $want"; else
-        bad "bash: \"$*\" does not complete to $want: $(tr '\n' ' ' <<<"$got")"; fi
+    if complete_bash "$@" | grep -x -- "$want" >/dev/null; then ok "bash completes \"$*\" with $want"; else
+        bad "bash: \"$*\" does not complete to $want: $(complete_bash "$@" | tr '\n' ' ')"; fi
 }
 expect_completion run fleetsim ru
 expect_completion validate fleetsim val
