@@ -29,6 +29,9 @@ static int usage(int code)
                "  -P, --policies LIST   comma-separated policies, or all:");
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
+    fprintf(f, "\n                        or aliases (a policy with parameters set, docs/policies.md):");
+    for (size_t i = 0; sched_policy_aliases[i]; i++)
+        fprintf(f, "%s%s", i ? "," : " ", sched_policy_aliases[i]->name);
     fprintf(f, "\n"
                "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
                "                        CPUs); the outputs are the same bytes for any N\n"

@@ -25,6 +25,9 @@ static int usage(int code)
                "  -p, --policy NAME   override the scenario's policy:");
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, " %s", sched_policies[i]->name);
+    fprintf(f, "\n                      or an alias: a policy with parameters set (docs/policies.md):");
+    for (size_t i = 0; sched_policy_aliases[i]; i++)
+        fprintf(f, " %s", sched_policy_aliases[i]->name);
     fprintf(f, "\n"
                "      --set PATH=VALUE\n"
                "                      edit the scenario as read: PATH a key path (fleet[0].nodes,\n"
