@@ -89,6 +89,18 @@ void elastic_init(struct sim *s)
     sim_observe(s, (struct sim_observer){.ctx = NULL, .notify = notify});
 }
 
+bool elastic_powered(const struct sim *s, int32_t n)
+{
+    return !s->elastic || s->elastic->state[n] != ELASTIC_OFF;
+}
+
+/* Tell the observers that instance n's power changed (requested or released). */
+static void power_changed(struct sim *s, int32_t n)
+{
+    s->node_changed = n;
+    sim_publish(s, SIM_NODE, NULL);
+}
+
 void elastic_free(struct sim *s)
 {
     struct elastic_run *e = s->elastic;
@@ -115,6 +127,7 @@ static void request(struct sim *s, int32_t n)
     if (++e->held > e->peak)
         e->peak = e->held;
     evq_push(&s->q, s->now + e->provision, EV_UP, n);
+    power_changed(s, n);
 }
 
 /* Give instance n back now and bill it (its GPUs are free). */
@@ -133,6 +146,7 @@ static void release(struct sim *s, int32_t n)
     evq_cancel(&s->q, e->idle_ev[n]);
     evq_cancel(&s->q, e->spot_ev[n]);
     e->idle_ev[n] = e->spot_ev[n] = 0;
+    power_changed(s, n);
 }
 
 static void on_up(struct sim *s, int32_t n)

@@ -54,5 +54,8 @@ void elastic_free(struct sim *s);
 bool elastic_event(struct sim *s, const struct event *ev); /* RET: true if it was its event */
 void elastic_cycle(struct sim *s);  /* after each scheduling cycle */
 void elastic_end(struct sim *s);    /* at the end: bill what is still held */
+/* Whether node n draws power: a fixed fleet's always do; in an elastic
+ * pool only the instances requested or held (a released one is not ours). */
+bool elastic_powered(const struct sim *s, int32_t n);
 
 #endif

@@ -12,18 +12,22 @@
 
 static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n";
 
-/* A pool of four 8-GPU H100 instances billed `billing`, with $.cost.elastic
- * `terms` and $.kinds `kinds`, running the jobs of csv (after the header). */
+static int pool_nodes = 4;
+
+/* A pool of pool_nodes (4) 8-GPU H100 instances billed `billing`, with
+ * $.cost.elastic `terms` and $.kinds `kinds`, running the jobs of csv
+ * (after the header). */
 static void run(struct run_result *r, const char *billing, const char *terms, const char *kinds,
                 const char *csv)
 {
     static char text[2048], trace[4096];
     snprintf(trace, sizeof trace, "%s%s", header, csv);
     snprintf(text, sizeof text,
-             "{\"name\": \"elastic\", \"seed\": 3, \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": 4, "
+             "{\"name\": \"elastic\", \"seed\": 3, \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": %d, "
              "\"gpus_per_node\": 8}], \"workload\": {\"trace\": \"%s\"}, \"scheduler\": {\"policy\": \"fifo\"}, "
-             "\"kinds\": {%s}, \"cost\": {\"billing\": \"%s\", \"elastic\": {%s}}}",
-             tu_tmpfile(".csv", trace), kinds, billing, terms);
+             "\"kinds\": {%s}, \"cost\": {\"billing\": \"%s\"%s%s%s}}",
+             pool_nodes, tu_tmpfile(".csv", trace), kinds, billing, *terms ? ", \"elastic\": {" : "", terms,
+             *terms ? "}" : "");
     tu_sim_run(r, tu_tmpfile(".json", text), NULL);
 }
 
@@ -63,6 +67,19 @@ static void test_twenty_instance_hours(void)
     /* The same pool kept all month is billed for all 32 GPUs. */
     fleet_cost_compute(r.s, r.m, COST_LEASED, COST_ON_DEMAND, &fc);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
+    /* Energy: only held instances draw power.  The same jobs on a fixed
+     * fleet of exactly the two instances held draw the same; the fixed
+     * pool of four draws more (two idle servers for 10 h). */
+    double elastic_j = r.m->en.wall_j;
+    run_result_free(&r);
+    pool_nodes = 2;
+    run(&r, "leased", "", "", csv);
+    pool_nodes = 4;
+    CU_ASSERT_DOUBLE_EQUAL(elastic_j, r.m->en.wall_j, 1e-9 * r.m->en.wall_j);
+    CU_ASSERT_TRUE(r.m->en.wall_j > 0);
+    run_result_free(&r);
+    run(&r, "leased", "", "", csv);
+    CU_ASSERT_TRUE(r.m->en.wall_j > elastic_j * 1.1);
     run_result_free(&r);
 }
 
