@@ -64,9 +64,22 @@ static void test_twenty_instance_hours(void)
     CU_ASSERT_TRUE_FATAL(fc.ok);
     CU_ASSERT_DOUBLE_EQUAL(fc.capacity_month_usd * fc.window_months, 1100.80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 16, 1e-12); /* 160 GPU-hours billed over 10 h */
-    /* The same pool kept all month is billed for all 32 GPUs. */
+    int t = r.s->jobs[0].type;
+    CU_ASSERT_DOUBLE_EQUAL(fc.gpus_by_type[t], 16, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.util_by_type[t], 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.idle_by_type[t], 0, 1e-9);
+    /* The same pool kept all month is billed for all 32 GPUs; so is a
+     * commitment, which buys capacity kept, not hours held: 32 x 6.88 x
+     * 730 h x (1 - 0.37) a month. */
     fleet_cost_compute(r.s, r.m, COST_LEASED, COST_ON_DEMAND, &fc);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
+    fleet_cost_compute(r.s, r.m, COST_CLOUD, COST_COMMIT_1Y, &fc);
+    CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.month_usd, 32 * 6.88 * 730 * 0.63, 1e-6);
+    /* Owned, the pool would idle while not held: its energy is the fixed
+     * pool's (below). */
+    fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
+    double owned_energy = fc.energy_month_usd;
     /* Energy: only held instances draw power.  The same jobs on a fixed
      * fleet of exactly the two instances held draw the same; the fixed
      * pool of four draws more (two idle servers for 10 h). */
@@ -80,6 +93,8 @@ static void test_twenty_instance_hours(void)
     run_result_free(&r);
     run(&r, "leased", "", "", csv);
     CU_ASSERT_TRUE(r.m->en.wall_j > elastic_j * 1.1);
+    fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
+    CU_ASSERT_DOUBLE_EQUAL(owned_energy, fc.energy_month_usd, 1e-9 * fc.energy_month_usd);
     run_result_free(&r);
 }
 
