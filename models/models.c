@@ -14,20 +14,20 @@ int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err
     *ms = (struct model_set){0};
     if ((rc = gpu_catalog_load(catalog_path, &ms->cat, err)))
         goto done;
-    snprintf(path, sizeof path, "%s/workloads.json", dir);
-    if ((rc = perf_model_load(path, ms->cat, &ms->perf, err)))
-        goto done;
     snprintf(path, sizeof path, "%s/nodes.json", dir);
     if ((rc = node_catalog_load(path, ms->cat, &ms->nodes, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/llm.json", dir);
+    if ((rc = llm_model_load(path, ms->cat, ms->nodes, &ms->llm, err)))
+        goto done;
+    snprintf(path, sizeof path, "%s/workloads.json", dir);
+    if ((rc = perf_model_load(path, ms->cat, ms->llm, &ms->perf, err)))
         goto done;
     snprintf(path, sizeof path, "%s/power.json", dir);
     if ((rc = power_model_load(path, ms->cat, &ms->power, err)))
         goto done;
     snprintf(path, sizeof path, "%s/prices.json", dir);
-    if ((rc = cost_prices_load(path, ms->cat, ms->nodes, &ms->prices, err)))
-        goto done;
-    snprintf(path, sizeof path, "%s/llm.json", dir);
-    rc = llm_model_load(path, ms->cat, ms->nodes, &ms->llm, err);
+    rc = cost_prices_load(path, ms->cat, ms->nodes, &ms->prices, err);
 done:
     free(copy);
     return rc;
@@ -45,9 +45,10 @@ void model_set_free(struct model_set *ms)
 }
 
 double model_load_share(const struct power_model *pw, const struct gpu_catalog *cat,
-                        const struct perf_workload *w)
+                        const struct perf_workload *w, int t)
 {
-    return w->batch > 0 ? power_load_infer(pw, cat, w->batch) : pw->train_load;
+    double batch = perf_batch(w, t);
+    return batch > 0 ? power_load_infer(pw, cat, batch) : pw->train_load;
 }
 
 double model_node_dc_w(const struct model_set *ms, const struct node_template *nt, double load)

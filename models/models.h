@@ -29,11 +29,12 @@ struct model_set {
 int model_set_load(const char *catalog_path, struct model_set *ms, struct fs_err *err);
 void model_set_free(struct model_set *ms);
 
-/* Load share in [0,1] of workload w's work on a GPU (models/power.h): the
- * fitted inference curve at the workload's batch for LLM inference, the
- * measured training share for every other workload. */
+/* Load share in [0,1] of workload w's work on a GPU of type t (models/
+ * power.h): the fitted inference curve at the workload's batch on t
+ * (perf_batch) for LLM inference, the measured training share for every
+ * other workload. */
 double model_load_share(const struct power_model *pw, const struct gpu_catalog *cat,
-                        const struct perf_workload *w);
+                        const struct perf_workload *w, int t);
 
 /* DC watts of node template nt with every GPU at load share load in [0,1]
  * (0: idle) and every PSU healthy. */

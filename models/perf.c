@@ -38,9 +38,11 @@ static double time_on(const struct perf_model *pm, const struct perf_workload *w
 
 double perf_relative(const struct perf_model *pm, int w, int t, int ref)
 {
-    const double *m = pm->w[w].measured;
+    const double *m = pm->w[w].measured, *o = pm->w[w].offline;
     if (m[t] > 0 && m[ref] > 0)
         return m[t] / m[ref];
+    if (o[t] > 0 && o[ref] > 0)
+        return o[t] / o[ref];
     return time_on(pm, &pm->w[w], ref) / time_on(pm, &pm->w[w], t);
 }
 
@@ -59,6 +61,11 @@ double perf_scaling(const struct perf_model *pm, int w, int t, int gpus, int nno
     double volume = ((double)(gpus - 1) / gpus) / (7.0 / 8.0);
     double comm = pm->w[w].comm_share * volume * r->link_gbs / path;
     return 1 / (1 + comm);
+}
+
+double perf_batch(const struct perf_workload *w, int t)
+{
+    return w->max_batch[t] > 0 ? w->max_batch[t] : w->batch;
 }
 
 void perf_llm_shares(const struct perf_llm *llm, enum perf_precision p,

@@ -21,6 +21,22 @@
  * reads the weights once per batch plus every sequence's KV cache, bound by
  * whichever of compute and bandwidth takes longer on the reference GPU.
  *
+ * An LLM inference spec without a "batch" is batch inference at the
+ * largest batch memory allows, on the calibrated LLM model (models/llm.h)
+ * that services also run on: per GPU type, llm_serve's offline output
+ * tokens/s per GPU at batch max, on the fewest GPUs of a node that hold the
+ * model (tensor parallel), in the workload's precision, or bf16 (fp16 where
+ * BF16 is absent) on a type without FP8, as the roofline falls back.  The
+ * per-GPU speed of such a workload on t over ref is the ratio of those
+ * throughputs; a GPU with more memory gets a larger batch and, where that
+ * lifts its throughput, a higher speed.  The weight and KV bytes and the
+ * batch its shares are derived at come from the same model (Llama-3-style
+ * architecture for the size, llm_arch_default; the reference GPU's largest
+ * batch); the shares only serve the types the model cannot run it on, and
+ * turning a job's tokens into work.  A spec with a "batch" keeps the
+ * roofline at that fixed batch (llm-decode: single-stream decode, batch 1
+ * by definition).
+ *
  * Multi-GPU jobs lose a communication share that grows with the GPU count
  * and with the ratio of the reference NVLink bandwidth to the path's
  * bandwidth (NVLink or PCIe inside a node, the network between nodes).
@@ -43,6 +59,7 @@
 #define FS_MODELS_PERF_H
 
 #include "gpu.h"
+#include "llm.h"
 
 enum perf_resource { PERF_TENSOR, PERF_BANDWIDTH, PERF_CLOCK, PERF_RESOURCES };
 enum perf_precision { PERF_BF16, PERF_FP8 };
@@ -70,7 +87,13 @@ struct perf_workload {
     int nholdout;
     struct perf_point holdout[PERF_MAX_POINTS];
     double power_load;              /* load share for the power model; < 0: by kind */
-    double batch;                   /* LLM inference batch, 0 for others */
+    double batch;                   /* LLM inference: the batch the shares are
+                                       derived at (the spec's, or the reference
+                                       GPU's largest); 0 for others */
+    bool batch_max;                 /* LLM inference at the largest batch: */
+    double offline[GPU_MAX_TYPES];  /* output tokens/s per GPU at it, by
+                                       catalog index; 0: the type cannot run it */
+    int max_batch[GPU_MAX_TYPES];   /* sequences per replica at it; 0: as offline */
     double measured[GPU_MAX_TYPES]; /* throughput per GPU by catalog index,
                                        any one unit; 0 = not measured */
 };
@@ -86,10 +109,13 @@ struct perf_model {
     int nkinds;
 };
 
-/* Load path (workloads.json), fitting what needs fitting.
+/* Load path (workloads.json), fitting what needs fitting; llm (loaded with
+ * the same catalog) answers the LLM specs without a batch, and may be NULL
+ * when the file has none.
  * RET: 0, FS_ENOINPUT or FS_EDATA (bad file, unknown GPU or workload, a fit
- * with negative shares), with err filled. */
-int perf_model_load(const char *path, const struct gpu_catalog *cat,
+ * with negative shares, a batch-max spec the reference GPU cannot run or
+ * without an LLM model), with err filled. */
+int perf_model_load(const char *path, const struct gpu_catalog *cat, const struct llm_model *llm,
                     struct perf_model **out, struct fs_err *err);
 void perf_model_free(struct perf_model *pm);
 
@@ -105,7 +131,8 @@ int perf_workload_find(const struct perf_model *pm, const char *name);
 int perf_workload_for_kind(const struct perf_model *pm, const char *kind);
 
 /* Per-GPU speed of workload w on type t relative to type ref (> 0): the
- * ratio of the measured throughputs when both types are measured, else the
+ * ratio of the measured throughputs when both types are measured, else of
+ * the LLM model's batch-max throughputs when both types run it, else the
  * roofline estimate. */
 double perf_relative(const struct perf_model *pm, int w, int t, int ref);
 
@@ -117,6 +144,10 @@ double perf_scaling(const struct perf_model *pm, int w, int t, int gpus, int nno
  * or MHz. */
 double perf_capacity(const struct gpu_type *t, int k, enum perf_precision p);
 extern const char *const perf_resource_names[PERF_RESOURCES];
+
+/* The batch LLM inference workload w runs at on type t: its largest batch
+ * there, else the batch its shares are derived at; 0 for other work. */
+double perf_batch(const struct perf_workload *w, int t);
 
 /* Derive shares from an LLM spec on GPU type ref (exposed for tests). */
 void perf_llm_shares(const struct perf_llm *llm, enum perf_precision p,

@@ -11,6 +11,7 @@ struct loader {
     const char *file;
     const cJSON *sources;
     struct perf_model *pm;
+    const struct llm_model *llm;
     struct fs_err *err;
 };
 
@@ -109,6 +110,47 @@ static int load_shares(struct loader *L, const cJSON *obj, struct perf_workload 
     return 0;
 }
 
+/* A batch-max spec on the LLM model: every type's offline throughput per
+ * GPU and largest batch (perf.h), then the weight and KV bytes and the
+ * batch (the reference GPU's) the shares are derived at. */
+static int llm_batch_max(struct loader *L, struct perf_workload *w, struct perf_llm *llm, const char *path)
+{
+    const struct perf_model *pm = L->pm;
+    if (!L->llm)
+        return fs_fail(L->err, FS_EDATA, "%s: %s.llm: no batch, so it runs at the largest batch the LLM "
+                       "model allows, and no LLM model was loaded", L->file, path);
+    struct llm_query q = {.params = llm->params, .prec = w->precision == PERF_FP8 ? LLM_FP8 : LLM_PRECISIONS,
+                          .phase = LLM_OFFLINE, .input_tokens = (int)llm->prompt_tokens,
+                          .output_tokens = (int)llm->output_tokens, .kv_budget_gb = -1};
+    enum llm_precision ref_prec = LLM_BF16;
+    for (int t = 0; t < pm->cat->n; t++) {
+        struct llm_answer a = llm_serve(L->llm, t, &q);
+        if (!a.fits && q.prec == LLM_FP8 && !(pm->cat->types[t].fp8_tflops > 0)) {
+            struct llm_query q16 = q;
+            q16.prec = LLM_PRECISIONS;
+            a = llm_serve(L->llm, t, &q16);
+        }
+        if (a.fits) {
+            w->offline[t] = a.tokens_per_s_per_gpu;
+            w->max_batch[t] = a.max_batch;
+        }
+        if (t == pm->ref)
+            ref_prec = a.prec;
+    }
+    if (!(w->offline[pm->ref] > 0))
+        return fs_fail(L->err, FS_EDATA, "%s: %s.llm: the reference GPU %s cannot run it (LLM model)",
+                       L->file, path, pm->cat->types[pm->ref].name);
+    struct llm_arch a = llm_arch_default(llm->params);
+    llm->bytes_per_param = llm_weight_bytes(ref_prec);
+    llm->kv_bytes_per_token = 2.0 * a.layers * a.kv_dim * llm_kv_bytes(ref_prec);
+    llm->batch = w->max_batch[pm->ref];
+    w->batch_max = true;
+    return 0;
+}
+
+/* "llm": {"params", "prompt_tokens", "output_tokens"} and either "batch",
+ * "bytes_per_param" and "kv_bytes_per_token" (the roofline at that batch) or
+ * none of them (the largest batch, llm_batch_max). */
 static int load_llm(struct loader *L, const cJSON *obj, struct perf_workload *w, const char *path)
 {
     static const char *const keys[] = {"params", "bytes_per_param", "kv_bytes_per_token",
@@ -117,13 +159,22 @@ static int load_llm(struct loader *L, const cJSON *obj, struct perf_workload *w,
     char sub[128];
     int rc;
     snprintf(sub, sizeof sub, "%s.llm", path);
+    bool fixed = cJSON_GetObjectItemCaseSensitive(obj, "batch") != NULL;
     if ((rc = json_check_keys(obj, keys, L->file, sub, L->err)) ||
         (rc = json_sourced(obj, "params", true, 1e6, 1e14, L->sources, &llm.params, L->file, sub, L->err)) ||
-        (rc = json_sourced(obj, "bytes_per_param", true, 0.125, 8, L->sources, &llm.bytes_per_param, L->file, sub, L->err)) ||
-        (rc = json_sourced(obj, "kv_bytes_per_token", true, 0, 1e9, L->sources, &llm.kv_bytes_per_token, L->file, sub, L->err)) ||
         (rc = json_sourced(obj, "prompt_tokens", true, 0, 1e7, L->sources, &llm.prompt_tokens, L->file, sub, L->err)) ||
-        (rc = json_sourced(obj, "output_tokens", true, 1, 1e7, L->sources, &llm.output_tokens, L->file, sub, L->err)) ||
-        (rc = json_sourced(obj, "batch", true, 1, 1e6, L->sources, &llm.batch, L->file, sub, L->err)))
+        (rc = json_sourced(obj, "output_tokens", true, 1, 1e7, L->sources, &llm.output_tokens, L->file, sub, L->err)))
+        return rc;
+    if (!fixed) {
+        for (int i = 1; i < 3; i++)
+            if (cJSON_GetObjectItemCaseSensitive(obj, keys[i]))
+                return fs_fail(L->err, FS_EDATA, "%s: %s.%s: without a batch the LLM model gives it (give "
+                               "both or neither)", L->file, sub, keys[i]);
+        rc = llm_batch_max(L, w, &llm, path);
+    } else if (!(rc = json_sourced(obj, "bytes_per_param", true, 0.125, 8, L->sources, &llm.bytes_per_param, L->file, sub, L->err)) &&
+               !(rc = json_sourced(obj, "kv_bytes_per_token", true, 0, 1e9, L->sources, &llm.kv_bytes_per_token, L->file, sub, L->err)))
+        rc = json_sourced(obj, "batch", true, 1, 1e6, L->sources, &llm.batch, L->file, sub, L->err);
+    if (rc)
         return rc;
     perf_llm_shares(&llm, w->precision, &L->pm->cat->types[L->pm->ref], w->share);
     w->batch = llm.batch;
@@ -258,12 +309,12 @@ static int load_root(struct loader *L, const cJSON *root)
     return load_kinds(L, kinds);
 }
 
-int perf_model_load(const char *path, const struct gpu_catalog *cat,
+int perf_model_load(const char *path, const struct gpu_catalog *cat, const struct llm_model *llm,
                     struct perf_model **out, struct fs_err *err)
 {
     cJSON *root = NULL;
     struct perf_model *pm = xcalloc(1, sizeof *pm);
-    struct loader L = {.file = path, .pm = pm, .err = err};
+    struct loader L = {.file = path, .pm = pm, .llm = llm, .err = err};
     pm->cat = cat;
     int rc = json_load_file(path, &root, err);
     if (!rc)

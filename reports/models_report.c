@@ -113,7 +113,7 @@ cJSON *models_json(const struct model_set *ms)
         for (int k = 0; k < pm->nkinds; k++) {
             int w = perf_workload_find(pm, pm->kind_workload[k]);
             cJSON_AddNumberToObject(dc, pm->kind_names[k],
-                                    model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w])));
+                                    model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w], nt->gpu_type)));
         }
         cJSON_AddNumberToObject(dc, "full", model_node_dc_w(ms, nt, 1));
         cJSON_AddItemToArray(nodes, o);
@@ -173,7 +173,7 @@ void models_print(FILE *f, const struct model_set *ms)
                model_node_dc_w(ms, nt, 0));
         for (int k = 0; k < pm->nkinds; k++) {
             int w = perf_workload_find(pm, pm->kind_workload[k]);
-            fprintf(f, " %8.0f", model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w])));
+            fprintf(f, " %8.0f", model_node_dc_w(ms, nt, model_load_share(ms->power, cat, &pm->w[w], nt->gpu_type)));
         }
         fprintf(f, " %6.0f %6.0f  %d x %.0f W (%d usable: %.0f W)\n", model_node_dc_w(ms, nt, 1), nt->max_w,
                nt->psu_count, nt->psu_rating_w, nt->psu_usable, nt->psu_usable * nt->psu_rating_w);

@@ -28,7 +28,7 @@ static double job_gpu_w(const struct sim *s, const struct job *j, int32_t t, int
 {
     const struct scenario *sc = s->sc;
     const struct perf_workload *w = &sc->perf->w[j->workload];
-    double load = model_load_share(sc->power, sc->cat, w);
+    double load = model_load_share(sc->power, sc->cat, w, t);
     double want = power_gpu_w(&sc->cat->types[t], load), cap = s->node_power[n]->cap_w;
     *speed = 1;
     if (cap > 0 && cap < want) {

@@ -84,7 +84,7 @@ static struct perf_model *load_ok(const char *path)
 {
     struct perf_model *pm = NULL;
     struct fs_err err = {0};
-    if (perf_model_load(path, cat, &pm, &err))
+    if (perf_model_load(path, cat, NULL, &pm, &err))
         fprintf(stderr, "\n    %s\n", err.msg);
     return pm;
 }
@@ -182,7 +182,7 @@ static void bad_measured(const char *measured, const char *want1, const char *wa
     const char *path = tu_tmpfile(".json", text);
     struct perf_model *pm = NULL;
     struct fs_err err = {0};
-    CU_ASSERT_EQUAL(perf_model_load(path, cat, &pm, &err), FS_EDATA);
+    CU_ASSERT_EQUAL(perf_model_load(path, cat, NULL, &pm, &err), FS_EDATA);
     CU_ASSERT_PTR_NULL(pm);
     printf("\n    %s", err.msg);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
