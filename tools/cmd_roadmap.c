@@ -33,7 +33,9 @@ static int usage(int code)
                "  -m, --months M        the horizon, 1..%d months (required)\n"
                "  -g, --growth R        demand growth a month as a fraction (0.25: +25 %% a month;\n"
                "                        > -1), or a list: M-1 rates from each month to the next,\n"
-               "                        or M, the first from the scenario to month 1 (default 0)\n"
+               "                        or M, the first from the scenario to month 1 (default: the\n"
+               "                        forecast fitted to the scenario's workload, as in the run\n"
+               "                        report; flat when it has no usable trend)\n"
                "      --scenarios LIST  uncertain growth: NAME=RATE,... (or RATE,...), two or more\n"
                "                        paths; one roadmap meets the SLOs on every path at the least\n"
                "                        expected cost, with each path's regret (instead of --growth)\n"
@@ -271,6 +273,7 @@ static int settle(struct roadmap *r, const struct args *a)
     } else {
         r->nrates = 1;
         r->rate[0] = 0;
+        r->fitted = a->paths == NULL; /* roadmap_forecast sets the demand */
     }
     bool first = r->nrates == M && M > 1;
     r->demand[0] = first ? 1 + r->rate[0] : 1;
@@ -389,12 +392,17 @@ int cmd_roadmap(int argc, char **argv)
         roadmap_free(&r);
         return site;
     }
+    if (rc == 0 && r.fitted)
+        rc = roadmap_forecast(&r, &err);
     if (rc == 0)
         rc = roadmap_setup(&r, &err);
     if (rc == 0 && !r.p.quiet)
         fprintf(stderr, "%s: %d months, %d types x 0..%d nodes (%zu fleets a month), lead %d month%s, %d seed%s; %s\n",
                 r.p.base->name, r.months, r.p.ntypes, r.p.max_nodes, r.nstates, r.lead, r.lead == 1 ? "" : "s",
                 r.p.nseeds, r.p.nseeds == 1 ? "" : "s", r.brute ? "brute force" : "dynamic programming");
+    if (rc == 0 && !r.p.quiet && r.fitted)
+        fprintf(stderr, "  demand     %s%s\n", r.unusable ? "held flat: no usable trend: " : r.trend,
+                r.unusable ? r.unusable : "");
     if (rc == 0)
         rc = roadmap_search(&r, &err);
     if (rc == PLAN_INTERRUPTED || fs_interrupted()) {

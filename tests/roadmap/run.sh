@@ -152,6 +152,58 @@ p1=$(get "$tmp/paths/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["re
 p2=$(get "$tmp/paths-bf/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["regret_usd"], 2) for p in d["scenarios"]])')
 [ "$p1" = "$p2" ] && ok "--scenarios: search and brute force agree: $p1" || bad "--scenarios: search $p1, brute force $p2"
 
+# ---- no --growth: the demand forecast fitted to the workload ----------------------------
+# A trace of 10 days whose day d holds 20 + 4d one-GPU jobs of one GPU-hour
+# (on the reference GPU): reference GPU-hours a day y(t) = 20 + 4t exactly,
+# so the linear trend fits with R^2 = 1 and month m >= 2's demand is
+# y(9.5 + (m - 1.5) x 730/24) / mean(y), mean(y) = 38, computed here from the
+# trace's definition, not from fleetsim's code (tolerance 1e-9: rounding
+# only).  The same trace with one 12-day job (submissions stop two days
+# before the window ends: a closed workload) and one whose days alternate
+# 60 and 20 jobs (R^2 near 0) must say "no usable trend" and hold demand
+# flat rather than extrapolate.
+mktrace() { # KIND: linear, closed or noisy
+    python3 - "$tmp/$1.csv" "$1" <<'PY'
+import sys
+out, kind = sys.argv[1], sys.argv[2]
+rows, i = [], 0
+for d in range(10):
+    n = 20 + 4 * d if kind != 'noisy' else (20 if d % 2 else 60)
+    for k in range(n):
+        i += 1
+        rows.append(f"{i},{d * 86400 + (k + 0.5) * 86400 / n:.3f},batch,t,1,10,,3600,a100-sxm-80")
+if kind == 'closed':
+    i += 1
+    rows.insert(0, f"{i},0,batch,t,1,10,,{12 * 86400},a100-sxm-80")
+open(out, 'w').write("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n" + "\n".join(rows) + "\n")
+PY
+    printf '{"name": "%s", "seed": 1, "fleet": [{"gpu": "a100-sxm-80", "nodes": 3, "gpus_per_node": 8}],
+ "workload": {"trace": "%s.csv"}, "scheduler": {"policy": "best-fit"}}\n' "$1" "$1" >"$tmp/$1.json"
+}
+for k in linear closed noisy; do
+    mktrace "$k"
+    "$fleetsim" roadmap "$tmp/$k.json" --months 3 --max-nodes 3 -j 2 -o "$tmp/fc-$k" 2>"$tmp/fc-$k.err" ||
+        bad "roadmap without --growth on the $k trace: exit $? $(cat "$tmp/fc-$k.err")"
+done
+got=$(get "$tmp/fc-linear/roadmap.json" '(d["demand_from"], [m["demand"] for m in d["months"]])' 2>&1)
+want=$(python3 -c 'y = lambda t: 20 + 4 * t; print(("forecast", [1] + [y(9.5 + (m - 1.5) * 730 / 24) / 38 for m in (2, 3)]))')
+close=$(python3 -c 'import sys; a, b = eval(sys.argv[1]), eval(sys.argv[2]); print(a[0] == b[0] and len(a[1]) == 3 and all(abs(x - w) <= 1e-9 * w for x, w in zip(a[1], b[1])))' "$got" "$want" 2>&1)
+if [ "$close" = True ] && grep -q "linear trend fitted to 10 days" "$tmp/fc-linear.err"; then
+    ok "no --growth, a linear trace: demand per month $got, the trend's projection (want $want)"
+else
+    bad "no --growth, a linear trace: got $got, want $want; stderr: $(cat "$tmp/fc-linear.err")"
+fi
+for k in "closed:closed" "noisy:less than half"; do
+    name=${k%%:*} why=${k#*:}
+    got=$(get "$tmp/fc-$name/roadmap.json" '(d["demand_from"], [m["demand"] for m in d["months"]], d["demand_note"])' 2>&1)
+    case $got in
+    "('flat: no usable trend', [1, 1, 1], "*"$why"*) ok "no --growth, a $name trace: no usable trend, demand held flat ($got)" ;;
+    *) bad "no --growth, a $name trace: want flat demand and a note naming '$why', got $got" ;;
+    esac
+done
+grep -qi "no usable trend" "$tmp/fc-noisy/roadmap.md" && ok "roadmap.md says there was no usable trend" ||
+    bad "roadmap.md does not say there was no usable trend"
+
 # ---- --help and docs/roadmap.md list the same options ----------------------------------
 help=$("$fleetsim" roadmap --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
 doc=$(grep -o -- '^| `--[a-z][a-z-]*' docs/roadmap.md | sed 's/^| `//' | sort -u)
