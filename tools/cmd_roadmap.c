@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../base/signals.h"
+#include "../reports/output.h"
 #include "../study/roadmap.h"
 #include "cli.h"
 
@@ -22,7 +23,8 @@ static int usage(int code)
                "                        [--lead-months L] [--sources owned,leased,cloud] [--types T1,T2,...]\n"
                "                        [--max-nodes N] [--slo KEY<=V,...] [--power-kw KW[,KW...]]\n"
                "                        [--rack-nodes N[,N...]] [--budget USD[,USD...]] [--seeds 1,2,3]\n"
-               "                        [--brute-force] [--set PATH=VALUE]... [-j N] [-o DIR] [--json] [-q]\n\n"
+               "                        [--brute-force] [--set PATH=VALUE]... [--policy-lib PATH.so]\n"
+               "                        [-j N] [-o DIR] [--max-output-mb N] [--json] [-q]\n\n"
                "Plan a fleet month by month over M months of changing demand: which nodes of each\n"
                "GPU type to buy (delivered L months after the order, then kept), lease (whole\n"
                "months) or rent from a cloud (by the month), so that every month's fleet meets\n"
@@ -55,8 +57,10 @@ static int usage(int code)
                "                        trajectory (checks the search; small cases only)\n"
                "  -j, --jobs N          simulations at a time in worker processes (default: the CPUs)\n"
                "      --set PATH=VALUE  edit the scenario as read; repeatable\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --json            also print roadmap.json on stdout\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
@@ -127,6 +131,9 @@ const struct option roadmap_opts[] = {
     {"catalog", required_argument, NULL, 'c'},  {"output", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, 'J'},           {"quiet", no_argument, NULL, 'q'},
     {"scenarios", required_argument, NULL, 'K'}, {"help", no_argument, NULL, 'h'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, 'Y'},
+    CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
 
@@ -183,6 +190,10 @@ static int parse_args(int argc, char **argv, struct roadmap *r, struct args *a)
                 return 64;
             break;
         case 'J': a->json = true; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("roadmap", optarg))
+                return 64;
+            break;
         case 'q': r->p.quiet = true; break;
         case 'h': return usage(0);
         default:
@@ -419,7 +430,7 @@ int cmd_roadmap(int argc, char **argv)
         a.dir = fallback;
     }
     if (rc == 0)
-        rc = roadmap_write(&r, a.dir, &err);
+        rc = out_budget_error(roadmap_write(&r, a.dir, &err), &err);
     if (rc == 0)
         print_summary(&r, a.dir);
     if (rc == 0 && !r.found)

@@ -204,6 +204,25 @@ done
 grep -qi "no usable trend" "$tmp/fc-noisy/roadmap.md" && ok "roadmap.md says there was no usable trend" ||
     bad "roadmap.md does not say there was no usable trend"
 
+# ---- --max-output-mb: the month files of a large trace pass the budget ----------------
+python3 - "$tmp/big.csv" <<'PY'
+import sys
+rows = [f"{i},{i * 4.0:.1f},batch,team-{i % 7},1,10,,60,a100-sxm-80" for i in range(1, 25001)]
+open(sys.argv[1], 'w').write("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n" + "\n".join(rows) + "\n")
+PY
+printf '{"name": "big", "seed": 1, "fleet": [{"gpu": "a100-sxm-80", "nodes": 1, "gpus_per_node": 8}], "workload": {"trace": "big.csv"}}\n' >"$tmp/big.json"
+big=("$fleetsim" roadmap "$tmp/big.json" --months 2 --growth 0 --max-nodes 1 -q -j 2)
+"${big[@]}" -o "$tmp/big-ok" 2>"$tmp/big.err"
+rc_ok=$? size=$(du -sk "$tmp/big-ok" 2>/dev/null | cut -f1)
+"${big[@]}" --max-output-mb 1 -o "$tmp/big-cut" 2>"$tmp/big.err"
+rc=$?
+if [ $rc_ok = 0 ] && [ "${size:-0}" -gt 1100 ] && [ $rc = 73 ] && [ ! -e "$tmp/big-cut" ] &&
+    grep -q "max-output-mb 1" "$tmp/big.err"; then
+    ok "--max-output-mb 1 on a roadmap of $size KiB: exit 73 naming the limit, nothing written"
+else
+    bad "--max-output-mb 1: exit $rc (without it $rc_ok, $size KiB), folder $(ls "$tmp/big-cut" 2>&1 | head -2); $(head -c 300 "$tmp/big.err")"
+fi
+
 # ---- --help and docs/roadmap.md list the same options ----------------------------------
 help=$("$fleetsim" roadmap --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
 doc=$(grep -o -- '^| `--[a-z][a-z-]*' docs/roadmap.md | sed 's/^| `//' | sort -u)
