@@ -61,7 +61,7 @@ rc=$?
 "$fleetsim" plan --help | grep -q -- "--policy-lib" && ok "plan --help names --policy-lib" || bad "plan --help lacks --policy-lib"
 
 # roadmap: the plugin's best-fit clone gives best-fit's roadmap, cost for cost.
-rm_args=(roadmap -q scenarios/plan-example.json --types h100-sxm --max-nodes 3 --months 2 --growth 0.3 -j 2)
+rm_args=(roadmap -q scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 3 --months 2 --growth 0.2 -j 2)
 "$fleetsim" "${rm_args[@]}" -o "$tmp/rm-builtin" 2>"$tmp/err"
 "$fleetsim" "${rm_args[@]}" --policy-lib "$plugin" --set scheduler.policy=plugin-best-fit -o "$tmp/rm-plugin" 2>>"$tmp/err"
 rc=$?

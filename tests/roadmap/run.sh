@@ -207,7 +207,7 @@ grep -qi "no usable trend" "$tmp/fc-noisy/roadmap.md" && ok "roadmap.md says the
 # ---- --max-output-mb: the month files of a large trace pass the budget ----------------
 python3 - "$tmp/big.csv" <<'PY'
 import sys
-rows = [f"{i},{i * 4.0:.1f},batch,team-{i % 7},1,10,,60,a100-sxm-80" for i in range(1, 25001)]
+rows = [f"{i},{i * 30.0:.1f},batch,team-{i % 7},1,10,,60,a100-sxm-80" for i in range(1, 25001)]
 open(sys.argv[1], 'w').write("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n" + "\n".join(rows) + "\n")
 PY
 printf '{"name": "big", "seed": 1, "fleet": [{"gpu": "a100-sxm-80", "nodes": 1, "gpus_per_node": 8}], "workload": {"trace": "big.csv"}}\n' >"$tmp/big.json"
