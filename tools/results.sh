@@ -84,6 +84,7 @@ mv "$dir/backfill.md.tmp" "$dir/backfill.md"
 {
     stamp "The planning and roadmap examples" \
         "fleetsim plan scenarios/plan-example.json ...; fleetsim roadmap scenarios/plan-example.json ... (below)"
+    echo '<!-- doc-test: skip make results runs it; docs/planning.md and docs/roadmap.md run the same commands -->'
     echo '```'
     echo "\$ fleetsim plan scenarios/plan-example.json --types h100-sxm,a100-sxm-80,rtx4090 --max-nodes 3 --seeds 1,2"
     "$fleetsim" plan scenarios/plan-example.json --types h100-sxm,a100-sxm-80,rtx4090 --max-nodes 3 --seeds 1,2 \
