@@ -21,8 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$fleetsim" run -q scenarios/default.json -o "$tmp/run"
 "$fleetsim" compare -q scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o "$tmp/compare"
-"$fleetsim" roadmap -q scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 3 --months 3 \
-    --growth 0.5,-0.3 --lead-months 0 -o "$tmp/roadmap"
+"$fleetsim" roadmap -q scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 5 --months 3 \
+    --growth 0.5,-0.3333 --lead-months 0 -o "$tmp/roadmap"
 
 fail=0
 for gp in "$tmp"/run/*.gp "$tmp"/compare/*.gp "$tmp"/roadmap/*.gp; do
