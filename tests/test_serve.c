@@ -13,19 +13,6 @@
 #include "../serve/quantity.h"
 #include "testutil.h"
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 /* ---- quantities ---------------------------------------------------------- */
 
 static void test_quantity(void)
@@ -149,20 +136,20 @@ static void test_objects(void)
     struct jspan req = scan(&s, text);
     struct k8s_pod pod;
     struct fs_err err = {0};
-    CU_ASSERT_EQUAL(k8s_pod_parse(&s, jscan_get(&s, req, "Pod"), cat, &pod, &err), 0);
+    CU_ASSERT_EQUAL(k8s_pod_parse(&s, jscan_get(&s, req, "Pod"), tu_cat, &pod, &err), 0);
     CU_ASSERT_STRING_EQUAL(pod.key, "paib-gpu/openb-pod-0009");
     CU_ASSERT_EQUAL(pod.gpus, 1);
     CU_ASSERT_EQUAL(pod.milli, 1000);
     CU_ASSERT_EQUAL(pod.cpu_milli, 12000);
     CU_ASSERT_EQUAL(pod.mem_mib, 16384);
-    int v16 = gpu_catalog_find(cat, "v100m16"), v32 = gpu_catalog_find(cat, "v100m32");
+    int v16 = gpu_catalog_find(tu_cat, "v100m16"), v32 = gpu_catalog_find(tu_cat, "v100m32");
     CU_ASSERT_EQUAL(pod.allowed, (1ULL << v16) | (1ULL << v32));
 
     struct jspan items = jscan_get(&s, jscan_get(&s, req, "Nodes"), "items"), first;
     size_t it = 0;
     CU_ASSERT_TRUE(jscan_next(&s, items, &it, NULL, &first));
     struct k8s_node n = {0};
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, first, "$.Nodes.items[0]", cat, &n, &err), 0);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, first, "$.Nodes.items[0]", tu_cat, &n, &err), 0);
     CU_ASSERT_STRING_EQUAL(n.name, "0001-openb-node-0024");
     CU_ASSERT_EQUAL(n.type, v32);
     CU_ASSERT_EQUAL(n.gpus, 8);
@@ -180,7 +167,7 @@ static void test_objects(void)
                        "\\\"GpuUsedMilli\\\":700},\\\"3\\\":{\\\"PodList\\\":[\\\"ns/c\\\"],"
                        "\\\"GpuUsedMilli\\\":1000}},\\\"GpuCount\\\":4}\"}},\"status\":{\"allocatable\":"
                        "{\"alibabacloud.com/gpu-count\":\"4\",\"cpu\":\"32\",\"memory\":\"128Gi\"}}}";
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, node), "$.Nodes.items[1]", cat, &n, &err), 0);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, node), "$.Nodes.items[1]", tu_cat, &n, &err), 0);
     CU_ASSERT_TRUE(n.shared);
     CU_ASSERT_EQUAL(n.gpus, 4);
     CU_ASSERT_EQUAL(n.used[0], 700);
@@ -195,7 +182,7 @@ static void test_objects(void)
                        "\"V100M16\"},\"annotations\":{\"simon/node-gpu-share\":\"{\\\"DevsBrief\\\":"
                        "{\\\"4\\\":{\\\"GpuUsedMilli\\\":10}}}\"}},\"status\":{\"allocatable\":"
                        "{\"alibabacloud.com/gpu-count\":\"4\"}}}";
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, past), "$.Nodes.items[1]", cat, &n, &err), FS_EDATA);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, past), "$.Nodes.items[1]", tu_cat, &n, &err), FS_EDATA);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.Nodes.items[1].metadata.annotations.simon/node-gpu-share"));
     k8s_node_fini(&n);
     jscan_free(&s);
@@ -261,7 +248,7 @@ static cJSON *list(cJSON *a, cJSON *b)
 
 static struct extender *new_extender(const char *policy)
 {
-    struct extender_options o = {.cat = cat, .policy = sched_policy_find(policy), .seed = 42};
+    struct extender_options o = {.cat = tu_cat, .policy = sched_policy_find(policy), .seed = 42};
     CU_ASSERT_PTR_NOT_NULL_FATAL(o.policy);
     return extender_new(&o);
 }
@@ -428,7 +415,7 @@ static void answer_captured(char *got[4])
 {
     struct job w[30];
     typical_pods(w, FS_ARRAY_LEN(w));
-    struct extender_options o = {.cat = cat, .policy = sched_policy_find("fgd"),
+    struct extender_options o = {.cat = tu_cat, .policy = sched_policy_find("fgd"),
                                  .workload = w, .nworkload = FS_ARRAY_LEN(w), .seed = 42};
     struct extender *x = extender_new(&o);
     for (size_t i = 0; i < FS_ARRAY_LEN(captured); i++) {
@@ -585,7 +572,7 @@ int main(void)
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {
-        {"serve", setup, teardown, NULL, NULL, tests},
+        {"serve", tu_cat_setup, tu_cat_teardown, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_serve", suites);
