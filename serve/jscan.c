@@ -43,11 +43,28 @@ static void init_plain(void)
         plain[i] = i != '"' && i != '\\';
 }
 
+/* Non-zero when one of the eight bytes of v is special: a quote, a
+ * backslash or a control character (the "has a byte less than n" and
+ * "has a zero byte" tests of Anderson's "Bit Twiddling Hacks"). */
+static uint64_t maybe_special(uint64_t v)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t quote = v ^ (ones * '"'), bslash = v ^ (ones * '\\');
+    return ((v - ones * 0x20) & ~v & high) | ((quote - ones) & ~quote & high) |
+           ((bslash - ones) & ~bslash & high);
+}
+
 static bool string(struct cursor *c)
 {
     c->p++;  /* the opening quote */
     for (;;) {
         const char *q = c->p;
+        /* Eight plain bytes at a time, then byte by byte. */
+        for (uint64_t v; c->end - q >= 8; q += 8) {
+            memcpy(&v, q, 8);
+            if (maybe_special(v))
+                break;
+        }
         while (q < c->end && plain[(unsigned char)*q])
             q++;
         c->p = q;
