@@ -195,6 +195,7 @@ static void rebuild(struct extender *x)
     /* Ties by node id, which is name order (extender.h). */
     free(x->s.rank);
     x->s.rank = NULL;
+    cluster_order(x->cl, NULL);
     for (size_t k = 0; k < m; k++)
         sync_node(x, order[k]);
     /* The policy hears of every pod decided so far. */
