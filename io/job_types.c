@@ -117,3 +117,26 @@ int job_types_load_gavel(const char *path, const char *const *workers, const int
     job_types_free(&tb);
     return rc;
 }
+int job_types_steps_to_seconds(const char *path, const char *trace, const struct gpu_catalog *cat,
+                               const char *catalog, struct workload *w, struct fs_err *err)
+{
+    static const char *const workers[] = JOB_TYPES_GAVEL_WORKERS, *const gpus[] = JOB_TYPES_GAVEL_GPUS;
+    int32_t types[FS_ARRAY_LEN(gpus)];
+    for (size_t k = 0; k < FS_ARRAY_LEN(gpus); k++)
+        if ((types[k] = gpu_catalog_find(cat, gpus[k])) < 0)
+            return fs_fail(err, FS_EDATA, "%s: the catalog has no GPU type \"%s\" for Gavel's "
+                           "worker \"%s\"", catalog, gpus[k], workers[k]);
+    struct job_types jt;
+    int rc = job_types_read_gavel(path, workers, types, (int)FS_ARRAY_LEN(gpus), &jt, err);
+    for (size_t i = 0; rc == 0 && i < w->n; i++) {
+        struct job *j = &w->jobs[i];
+        long t = job_types_find(&jt, w->teams[j->team]);
+        if (t < 0 || !(jt.thr[t][j->ref_type] > 0))
+            rc = fs_fail(err, FS_EDATA, "%s: job %lld: job type \"%s\" has no throughput on %s in %s", trace,
+                         (long long)j->id, w->teams[j->team], cat->types[j->ref_type].name, path);
+        else
+            j->work /= jt.thr[t][j->ref_type];
+    }
+    job_types_free(&jt);
+    return rc;
+}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../models/perf.h"
+#include "workload.h"
 
 #define JOB_TYPE_NAME_MAX 32
 
@@ -55,5 +56,15 @@ long job_types_find(const struct job_types *jt, const char *name);
  * path and the JSON place. */
 int job_types_load_gavel(const char *path, const char *const *workers, const int32_t *types, int n,
                          struct perf_model *pm, int like, struct fs_err *err);
+
+/* A trace that counts work in steps (gavel): each job of w, whose team
+ * names its job type, gets its work divided by that type's measured steps
+ * per second on its reference type, read from path (Gavel's
+ * simulation_throughputs.json) with Gavel's workers as the catalog types
+ * of its Figure 8 fleet (JOB_TYPES_GAVEL_GPUS), so that work is in
+ * GPU-seconds.  trace and catalog name the files in messages.  RET: 0, or
+ * FS_E* with err set (a type the catalog lacks, a job type unmeasured). */
+int job_types_steps_to_seconds(const char *path, const char *trace, const struct gpu_catalog *cat,
+                               const char *catalog, struct workload *w, struct fs_err *err);
 
 #endif

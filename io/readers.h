@@ -154,4 +154,8 @@ struct demand_curve {
 int azure_read_demand(const char *path, double bin_s, struct demand_curve *d, struct fs_err *err);
 void demand_curve_free(struct demand_curve *d);
 
+/* d as CSV on f: time_s,prompt_tokens,output_tokens, a row a bin; the
+ * times as the shortest decimal that reads back exactly. */
+void demand_curve_write(FILE *f, const struct demand_curve *d);
+
 #endif

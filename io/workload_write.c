@@ -1,4 +1,5 @@
-/* workload_write.c - writing a workload as a native job CSV. */
+/* workload_write.c - writing a workload as a native job CSV, and a
+ * demand curve as CSV. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -83,3 +84,12 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
     return bad ? FS_ECANTCREAT : 0;
 }
 
+void demand_curve_write(FILE *f, const struct demand_curve *d)
+{
+    char t[32];
+    fprintf(f, "time_s,prompt_tokens,output_tokens\n");
+    for (size_t i = 0; i < d->n; i++) {
+        fmt_double(t, sizeof t, (double)i * d->bin_s);
+        fprintf(f, "%s,%.0f,%.0f\n", t, d->prompt_tokens[i], d->output_tokens[i]);
+    }
+}

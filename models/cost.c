@@ -30,6 +30,11 @@ double cost_node_capex(const struct cost_prices *p, const struct node_catalog *n
     return nt->gpus * g->purchase.value * (1 + p->server_overhead.value);
 }
 
+double cost_hosting_month(const struct cost_prices *p, const struct node_template *nt)
+{
+    return p->colocation_kw_month.value * nt->max_w / 1000;
+}
+
 double cost_months(fs_time period)
 {
     return (double)period / (double)COST_MONTH_USEC;
@@ -111,7 +116,8 @@ double cost_gpu_month(const struct cost_prices *p, const struct node_catalog *no
         if (capex < 0)
             return -1;
         struct cost_owned_terms t = cost_owned_terms(p, 1);
-        return cost_owned(capex, COST_MONTH_USEC, 0, &t).total_usd;
+        double hosting = nt && nt->gpus > 0 ? cost_hosting_month(p, nt) / nt->gpus : 0;
+        return cost_owned(capex, COST_MONTH_USEC, 0, &t).total_usd + hosting;
     }
     case COST_LEASED:
         return g && g->lease_month.source >= 0 ? g->lease_month.value : -1;

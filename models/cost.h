@@ -14,8 +14,10 @@
  * Billing rules, one per way of paying:
  *   owned   capex amortized linearly over amortization_months, plus
  *           maintenance_pct_per_year % of capex a year, both prorated over
- *           the period, plus energy: the IT energy the servers drew x PUE x
- *           $/kWh.  No resale value.
+ *           the period, plus hosting: colocation_usd_per_kw_month x each
+ *           server's nameplate input in kW (reserved whether drawn or not),
+ *           plus energy: the IT energy the servers drew x PUE x $/kWh.  No
+ *           resale value.
  *   leased  per GPU per month, billed in whole months: a period is rounded
  *           up to the next whole month, and every lease is billed at least
  *           one month (the minimum term), even a zero-length one; no hourly
@@ -82,6 +84,8 @@ struct cost_prices {
     struct cost_value commit_1y, commit_3y; /* discounts in [0, 1) */
     struct cost_value lease_discount;       /* off cloud x 730 h, for derived leases */
     struct cost_value server_overhead;      /* non-GPU server cost / GPUs' cost */
+    struct cost_value colocation_kw_month;  /* hosting an owned server, USD per kW of
+                                               its nameplate input per month */
     struct cost_elastic_terms {             /* cloud instances held only while needed */
         struct cost_value spot_discount;        /* off on demand, in [0, 1) */
         struct cost_value spot_share_month;     /* share of spot instances interrupted
@@ -118,6 +122,10 @@ const struct cost_gpu_price *cost_gpu_price(const struct cost_prices *p, int gpu
  * RET: USD, or -1 when neither is known. */
 double cost_node_capex(const struct cost_prices *p, const struct node_catalog *nodes,
                        const struct node_template *nt);
+
+/* Hosting one server of template nt in colocation for a 730-h month:
+ * colocation_usd_per_kw_month x its nameplate maximum input in kW. */
+double cost_hosting_month(const struct cost_prices *p, const struct node_template *nt);
 
 /* A period as a fraction of a 730-hour month (exact, not rounded). */
 double cost_months(fs_time period);
@@ -196,7 +204,8 @@ enum cost_hold { COST_HOLD_FIXED, COST_HOLD_ELASTIC, COST_HOLD_SPOT, COST_HOLDS 
 /* What one GPU of type gpu costs per 730-h month of capacity under billing
  * b (energy excluded: owned fleets pay it by use, see cost_owned):
  *   owned   the capex of the server template nt per GPU, amortized, plus
- *           maintenance (cost_owned over one month with no energy);
+ *           maintenance (cost_owned over one month with no energy), plus
+ *           hosting (cost_hosting_month of nt per GPU; none when nt is NULL);
  *   leased  the lease price per GPU-month;
  *   cloud   the hourly price x 730 h x (1 - the commitment's discount),
  *           the instance kept for the whole month.

@@ -20,7 +20,7 @@ struct loader {
 static const char *const top_keys[] = {
     "about", "sources", "amortization_months", "maintenance_pct_per_year",
     "electricity_usd_per_kwh", "commit_discount_1y", "commit_discount_3y",
-    "lease_discount", "server_overhead", "spot_discount", "spot_interrupted_share_month",
+    "lease_discount", "server_overhead", "colocation_usd_per_kw_month", "spot_discount", "spot_interrupted_share_month",
     "elastic_provision_s", "elastic_billing_increment_s", "elastic_billing_minimum_s",
     "elastic_scale_down_s", "gpus", "servers", NULL};
 static const char *const source_keys[] = {"text", "date", NULL};
@@ -212,7 +212,8 @@ static int load_root(struct loader *L, const cJSON *root)
         (rc = get(L, root, "commit_discount_1y", true, 0, 0.99, &p->commit_1y, "$")) ||
         (rc = get(L, root, "commit_discount_3y", true, 0, 0.99, &p->commit_3y, "$")) ||
         (rc = get(L, root, "lease_discount", true, 0, 0.99, &p->lease_discount, "$")) ||
-        (rc = get(L, root, "server_overhead", true, 0, 10, &p->server_overhead, "$")))
+        (rc = get(L, root, "server_overhead", true, 0, 10, &p->server_overhead, "$")) ||
+        (rc = get(L, root, "colocation_usd_per_kw_month", true, 0, 10000, &p->colocation_kw_month, "$")))
         return rc;
     if (p->commit_3y.value < p->commit_1y.value)
         return fs_fail(L->err, FS_EDATA, "%s: $.commit_discount_3y: %g is less than the 1-year "

@@ -46,7 +46,7 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
         return;
     }
     /* Sum each node's price; a type's mean price follows. */
-    double type_usd[GPU_MAX_TYPES] = {0};
+    double type_usd[GPU_MAX_TYPES] = {0}, hosting_usd = 0;
     for (int32_t n = 0; n < s->cl->nnodes; n++) {
         const struct node_template *nt = s->node_power[n]->node;
         int t = s->cl->nodes[n].type;
@@ -57,6 +57,8 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
             return;
         }
         type_usd[t] += p * s->cl->nodes[n].gpus;
+        if (b == COST_OWNED) /* per GPU, as cost_gpu_month charges it */
+            hosting_usd += cost_hosting_month(sc->prices, nt) / nt->gpus * s->cl->nodes[n].gpus;
     }
     out->window_months = cost_months(s->end);
     double alloc_gpu_s = 0, paid_gpu_s = 0;
@@ -87,8 +89,10 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
         double month_kwh = m->en.wall_j / 3.6e6 / out->window_months; /* at the wall */
         out->energy_month_usd = cost_owned(0, 0, month_kwh, &terms).energy_usd;
         double per_month = 1 / terms.amortization_months + terms.maintenance_pct_year / 1200;
-        out->amortization_month_usd = out->capacity_month_usd / terms.amortization_months / per_month;
-        out->maintenance_month_usd = out->capacity_month_usd - out->amortization_month_usd;
+        double capex_part = out->capacity_month_usd - hosting_usd;
+        out->hosting_month_usd = hosting_usd;
+        out->amortization_month_usd = capex_part / terms.amortization_months / per_month;
+        out->maintenance_month_usd = capex_part - out->amortization_month_usd;
     }
     out->month_usd = out->capacity_month_usd + out->energy_month_usd;
     /* The window's bill: leases in whole months, the rest pro rata. */

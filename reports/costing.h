@@ -52,6 +52,7 @@ struct fleet_cost {
     double gpu_month_usd[GPU_MAX_TYPES]; /* mean price per GPU-month by type */
     double capacity_month_usd, energy_month_usd, month_usd;
     double amortization_month_usd, maintenance_month_usd; /* owned only */
+    double hosting_month_usd; /* owned only: colocation for the servers' nameplate kW */
     double idle_month_usd;
     double window_months, window_usd;
     double completed_gpu_h, usd_per_gpu_h; /* reference GPU-hours; 0 when nothing completed */

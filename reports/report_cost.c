@@ -19,6 +19,7 @@ static void cost_table(const struct doc *d, const struct fleet_cost *fc)
     case COST_OWNED:
         doc_kv(d, "amortization", "%.2f | %.2f", fc->amortization_month_usd, fc->amortization_month_usd * w);
         doc_kv(d, "maintenance", "%.2f | %.2f", fc->maintenance_month_usd, fc->maintenance_month_usd * w);
+        doc_kv(d, "hosting (colocation)", "%.2f | %.2f", fc->hosting_month_usd, fc->hosting_month_usd * w);
         doc_kv(d, "energy", "%.2f | %.2f", fc->energy_month_usd, fc->energy_month_usd * w);
         break;
     case COST_LEASED:
@@ -199,11 +200,11 @@ void report_assumptions(const struct doc *d, const struct scenario *sc)
         return;
     }
     doc_para(d, "A month is 730 h (8,760 h / 12). PUE %g. Owned servers: amortized linearly over %g "
-                "months with no resale value, maintenance %g %% of capex a year, electricity %g USD "
-                "per kWh at the meter x PUE. Leases: billed in whole months, one-month minimum. Cloud: "
+                "months with no resale value, maintenance %g %% of capex a year, hosting %g USD per kW of "
+                "nameplate input a month (colocation), electricity %g USD per kWh at the meter x PUE. Leases: billed in whole months, one-month minimum. Cloud: "
                 "per GPU-hour, instances kept for the whole month; commitments 1 y %g %%, 3 y %g %% off.",
              sc->pue, p->amortization_months.value, p->maintenance_pct_year.value,
-             p->usd_per_kwh.value, 100 * p->commit_1y.value, 100 * p->commit_3y.value);
+             p->colocation_kw_month.value, p->usd_per_kwh.value, 100 * p->commit_1y.value, 100 * p->commit_3y.value);
     char h[5][64] = {"GPU", "purchase USD", "cloud USD/GPU-h", "lease USD/GPU-month", "source dates"};
     doc_row(d, true, 5, h);
     for (int i = 0; i < p->ngpus; i++) {

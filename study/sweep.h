@@ -74,4 +74,13 @@ void sweep_describe(const struct sweep *sw, size_t i, char *buf, size_t size);
  * (fleet[0].nodes=0): ..."), or FS_EINTERNAL (a worker died). */
 int sweep_run(struct sweep *sw, int jobs, int rank, int nranks, bool quiet, struct fs_err *err);
 
+/* --- the outputs (study/sweep_write.c) ------------------------------------------- */
+
+enum { SWEEP_CHARTS = 3 }; /* p95 wait, monthly cost, utilization */
+
+/* results.csv, results.json and, per chart, NAME.csv, NAME.gp and (with
+ * gnuplot) NAME.png into set, then committed.  RET: 0 or FS_E*. */
+struct outset;
+int sweep_write(const struct sweep *sw, struct outset *set, struct fs_err *err);
+
 #endif

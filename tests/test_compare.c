@@ -45,12 +45,17 @@ static bool close_rel(double a, double b, double rel)
 
 /* Monthly capacity prices by hand from models/data/prices.json:
  *   owned  capex x (1/60 + 10 %/12) a month: H100 270,000 / 8 (DGX H100),
- *          A100 80 GB 16,250 x 1.25, RTX 4090 2,000 x 1.25 (server overhead)
+ *          A100 80 GB 16,250 x 1.25, RTX 4090 2,000 x 1.25 (server overhead),
+ *          plus hosting: 163.44 USD per kW-month of each GPU's share of its
+ *          server's nameplate input (DGX H100 10.2 kW, DGX A100 6.5 kW,
+ *          8 x RTX 4090 server 4.3 kW, each over 8 GPUs)
  *   leased cloud x 730 h x (1 - 0.37)
  *   cloud  6.88, 3.43 and 0.69 USD per GPU-hour x 730 h. */
 static void test_billing_by_hand(void)
 {
-    const double owned = 16 * 33750 * 0.025 + 8 * 20312.5 * 0.025 + 16 * 2500 * 0.025;
+    const double capex = 16 * 33750 * 0.025 + 8 * 20312.5 * 0.025 + 16 * 2500 * 0.025;
+    const double hosting = 163.44 * (16 * 10.2 / 8 + 8 * 6.5 / 8 + 16 * 4.3 / 8);
+    const double owned = capex + hosting;
     const double leased = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730 * 0.63;
     const double cloud = (16 * 6.88 + 8 * 3.43 + 16 * 0.69) * 730;
     struct run_result r;
@@ -62,7 +67,8 @@ static void test_billing_by_hand(void)
     /* Energy: the wall energy over 31 days scaled to 730 h, x PUE x price. */
     double kwh_month = r.m->en.wall_j / 3.6e6 * 730 / (31 * 24);
     CU_ASSERT_TRUE(close_rel(fc.energy_month_usd, kwh_month * r.sc->pue * 0.0806, 1e-12));
-    CU_ASSERT_TRUE(close_rel(fc.amortization_month_usd, owned * (1.0 / 60) / 0.025, 1e-12));
+    CU_ASSERT_TRUE(close_rel(fc.hosting_month_usd, hosting, 1e-12));
+    CU_ASSERT_TRUE(close_rel(fc.amortization_month_usd, capex * (1.0 / 60) / 0.025, 1e-12));
     CU_ASSERT_TRUE(close_rel(fc.month_usd, owned + fc.energy_month_usd, 1e-12));
     fleet_cost_compute(r.s, r.m, COST_LEASED, COST_ON_DEMAND, &fc);
     CU_ASSERT_TRUE(close_rel(fc.month_usd, leased, 1e-12));

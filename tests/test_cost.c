@@ -107,6 +107,20 @@ static void test_owned_month(void)
     CU_ASSERT_DOUBLE_EQUAL(w.energy_usd, 0, 0);
 }
 
+/* Hosting, by hand: the DGX H100's nameplate input is 10.2 kW; colocation
+ * at $163.44 per kW-month is $1,667.088 a month, $208.386 per GPU.  One
+ * owned H100 of it per month: ($4,500 + $2,250) / 8 + $208.386 = $1,052.136
+ * (energy excluded: it is billed by use). */
+static void test_owned_hosting(void)
+{
+    const struct node_template *nt = node_template_find(ms.nodes, "dgx-h100");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nt);
+    near(ms.prices->colocation_kw_month.value, 163.44, 1e-12);
+    near(cost_hosting_month(ms.prices, nt), 1667.088, 1e-9);
+    near(cost_gpu_month(ms.prices, ms.nodes, nt, nt->gpu_type, COST_OWNED, COST_ON_DEMAND), 1052.136, 1e-9);
+    CU_ASSERT_STRING_EQUAL(ms.prices->sources[ms.prices->colocation_kw_month.source].id, "ASSUMPTION_COLO_KW");
+}
+
 /* Templates without a server price: GPUs x price x 1.25.  The 8 x RTX 4090
  * server: 8 x $2,000 x 1.25 = $20,000.  The DGX A100 320 GB has its own
  * launch price, $199,000. */
@@ -344,7 +358,8 @@ static void expect_bad(const char *text, const char *sub)
 #define TERMS "\"amortization_months\": " V(60) ", \"maintenance_pct_per_year\": " V(10) \
               ", \"electricity_usd_per_kwh\": " V(0.08) ", \"commit_discount_1y\": " V(0.37) \
               ", \"commit_discount_3y\": " V(0.65) ", \"lease_discount\": " V(0.37) \
-              ", \"server_overhead\": " V(0.25) ", \"spot_discount\": " V(0.4) \
+              ", \"server_overhead\": " V(0.25) ", \"colocation_usd_per_kw_month\": " V(163.44) \
+              ", \"spot_discount\": " V(0.4) \
               ", \"spot_interrupted_share_month\": " V(0.2) ", \"elastic_provision_s\": " V(300) \
               ", \"elastic_billing_increment_s\": " V(1) ", \"elastic_billing_minimum_s\": " V(60) \
               ", \"elastic_scale_down_s\": " V(600) ", "
@@ -392,7 +407,8 @@ static void test_bad_files(void)
     expect_bad("{" SRC "\"amortization_months\": " V(60) ", \"maintenance_pct_per_year\": " V(10)
                ", \"electricity_usd_per_kwh\": " V(0.08) ", \"commit_discount_1y\": " V(0.65)
                ", \"commit_discount_3y\": " V(0.37) ", \"lease_discount\": " V(0.37)
-               ", \"server_overhead\": " V(0.25) ", \"gpus\": [], \"servers\": []}",
+               ", \"server_overhead\": " V(0.25) ", \"colocation_usd_per_kw_month\": " V(163.44)
+               ", \"gpus\": [], \"servers\": []}",
                ": $.commit_discount_3y: 0.37 is less than the 1-year discount 0.65");
 }
 
@@ -402,6 +418,7 @@ int main(void)
         {"lease months: rounded up, one-month minimum", test_lease_months},
         {"leased cost and the derived H100 lease", test_leased_cost},
         {"owned month: amortization, maintenance, energy x PUE", test_owned_month},
+        {"owned hosting: colocation per kW of nameplate input", test_owned_hosting},
         {"server capex: sourced or GPUs x (1 + overhead)", test_node_capex},
         {"cloud on demand and committed", test_cloud},
         {"shipped prices.json: every price sourced and dated", test_shipped_prices},

@@ -51,9 +51,7 @@ static void formats(FILE *f)
 static void options(FILE *f, const struct cli_command *c)
 {
     for (const struct option *o = c->opts; o->name; o++)
-        fprintf(f, "%s--%s", o == c->opts ? "" : " ", o->name);
-    if (c->plugins)
-        fprintf(f, " --policy-lib");
+        fprintf(f, "%s--%s", o == c->opts ? "" : " ", o->name); /* --policy-lib is in opts */
 }
 
 static void bash(FILE *f)

@@ -74,29 +74,13 @@ static int finish_out(struct outfile *o, int rc, struct fs_err *err)
     return rc;
 }
 
-/* The shortest of %.15g..%.17g that reads back as v. */
-static void fmt_double(char *buf, size_t size, double v)
-{
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 static int write_demand(const struct import_opts *o, const struct demand_curve *d,
                         struct fs_err *err)
 {
     struct outfile out = {0};
     int rc = out_open_path(&out, o->out, err);
-    if (rc == 0) {
-        char t[32];
-        fprintf(out.f, "time_s,prompt_tokens,output_tokens\n");
-        for (size_t i = 0; i < d->n; i++) {
-            fmt_double(t, sizeof t, (double)i * d->bin_s);
-            fprintf(out.f, "%s,%.0f,%.0f\n", t, d->prompt_tokens[i], d->output_tokens[i]);
-        }
-    }
+    if (rc == 0)
+        demand_curve_write(out.f, d);
     return finish_out(&out, rc, err);
 }
 
@@ -108,34 +92,6 @@ static void print_drops(const struct reader_stats *st)
     for (int i = 0; i < st->nreasons; i++)
         fprintf(stderr, "%s %lld %s (first on line %lld)", i ? ";" : ":", st->reasons[i].count,
                 st->reasons[i].why, st->reasons[i].first_line);
-}
-
-/* A trace in steps (gavel): each job's work over its type's measured steps
- * per second on its reference type, from --job-types, Gavel's workers
- * taken as the catalog types of its Figure 8 fleet. */
-static int steps_to_seconds(const struct import_opts *o, const struct gpu_catalog *cat,
-                            struct workload *w, struct fs_err *err)
-{
-    static const char *const workers[] = JOB_TYPES_GAVEL_WORKERS, *const gpus[] = JOB_TYPES_GAVEL_GPUS;
-    int32_t types[FS_ARRAY_LEN(gpus)];
-    for (size_t k = 0; k < FS_ARRAY_LEN(gpus); k++)
-        if ((types[k] = gpu_catalog_find(cat, gpus[k])) < 0)
-            return fs_fail(err, FS_EDATA, "%s: the catalog has no GPU type \"%s\" for Gavel's "
-                           "worker \"%s\"", o->catalog, gpus[k], workers[k]);
-    struct job_types jt;
-    int rc = job_types_read_gavel(o->job_types, workers, types, (int)FS_ARRAY_LEN(gpus), &jt, err);
-    for (size_t i = 0; rc == 0 && i < w->n; i++) {
-        struct job *j = &w->jobs[i];
-        long t = job_types_find(&jt, w->teams[j->team]);
-        if (t < 0 || !(jt.thr[t][j->ref_type] > 0))
-            rc = fs_fail(err, FS_EDATA, "%s: job %lld: job type \"%s\" has no throughput on %s in %s",
-                         o->in, (long long)j->id, w->teams[j->team], cat->types[j->ref_type].name,
-                         o->job_types);
-        else
-            j->work /= jt.thr[t][j->ref_type];
-    }
-    job_types_free(&jt);
-    return rc;
 }
 
 static int import_jobs(const struct import_opts *o, const struct trace_reader *rd,
@@ -159,7 +115,7 @@ static int import_jobs(const struct import_opts *o, const struct trace_reader *r
     if (rc == 0)
         rc = rd->read(o->in, &ro, cat, &w, &st, err);
     if (rc == 0 && rd->steps)
-        rc = steps_to_seconds(o, cat, &w, err);
+        rc = job_types_steps_to_seconds(o->job_types, o->in, cat, o->catalog, &w, err);
     if (rc == 0)
         rc = out_open_path(&out, o->out, err);
     if (rc == 0 && (rc = workload_write_native(out.f, &w, cat)) != 0)

@@ -137,7 +137,7 @@ complete_bash() { # WORDS...: the completions bash offers for the last word
 expect_completion() { # WANT WORDS...
     local want=$1
     shift
-    if complete_bash "$@" | grep -qx -- "$want"; then ok "bash completes \"$*\" with $want"; else
+    if complete_bash "$@" | grep -x -- "$want" >/dev/null; then ok "bash completes \"$*\" with $want"; else
         bad "bash: \"$*\" does not complete to $want: $(complete_bash "$@" | tr '\n' ' ')"; fi
 }
 expect_completion run fleetsim ru
