@@ -68,25 +68,30 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
         double util = metrics_utilization(m, t, s->end), window_s = fs_to_seconds(s->end);
         out->gpu_month_usd[t] = type_usd[t] / (double)m->capacity[t];
         alloc_gpu_s += util * (double)m->capacity[t] * window_s;
-        if (s->elastic && b == COST_CLOUD) {
+        if (s->elastic && b == COST_CLOUD && c == COST_ON_DEMAND) { /* commitments: the pool kept */
             double billed = s->elastic->billed_gpu_s[t];
             if (s->elastic->hold == COST_HOLD_SPOT)
                 out->gpu_month_usd[t] *= 1 - sc->prices->elastic.spot_discount.value;
             double usd = out->gpu_month_usd[t] * billed / 3600 / COST_MONTH_HOURS / out->window_months;
             out->capacity_month_usd += usd;
-            out->idle_month_usd += billed > 0 ? usd * (1 - util * (double)m->capacity[t] * window_s / billed) : 0;
-            paid_gpu_s += billed;
+            out->util_by_type[t] = billed > 0 ? util * (double)m->capacity[t] * window_s / billed : 0;
+            out->idle_by_type[t] = billed > 0 ? usd * (1 - out->util_by_type[t]) : 0;
+            out->gpus_by_type[t] = billed / window_s;
         } else {
             out->capacity_month_usd += type_usd[t];
-            out->idle_month_usd += type_usd[t] * (1 - util);
-            paid_gpu_s += (double)m->capacity[t] * window_s;
+            out->util_by_type[t] = util;
+            out->idle_by_type[t] = type_usd[t] * (1 - util);
+            out->gpus_by_type[t] = (double)m->capacity[t];
         }
+        out->idle_month_usd += out->idle_by_type[t];
+        paid_gpu_s += out->gpus_by_type[t] * window_s;
     }
     out->gpus = paid_gpu_s / fs_to_seconds(s->end);
     out->utilization = paid_gpu_s > 0 ? alloc_gpu_s / paid_gpu_s : 0;
     if (b == COST_OWNED) {
         struct cost_owned_terms terms = cost_owned_terms(sc->prices, sc->pue);
-        double month_kwh = m->en.wall_j / 3.6e6 / out->window_months; /* at the wall */
+        /* At the wall; an elastic pool owned would also idle while not held. */
+        double month_kwh = (m->en.wall_j + elastic_unheld_idle_j(s)) / 3.6e6 / out->window_months;
         out->energy_month_usd = cost_owned(0, 0, month_kwh, &terms).energy_usd;
         double per_month = 1 / terms.amortization_months + terms.maintenance_pct_year / 1200;
         double capex_part = out->capacity_month_usd - hosting_usd;

@@ -50,6 +50,9 @@ struct fleet_cost {
     enum cost_billing billing;
     enum cost_commit commit;
     double gpu_month_usd[GPU_MAX_TYPES]; /* mean price per GPU-month by type */
+    /* By type: GPUs paid for (mean over the window: an elastic pool's held
+     * ones), allocated / paid-for GPU time, and the idle part of its bill. */
+    double gpus_by_type[GPU_MAX_TYPES], util_by_type[GPU_MAX_TYPES], idle_by_type[GPU_MAX_TYPES];
     double capacity_month_usd, energy_month_usd, month_usd;
     double amortization_month_usd, maintenance_month_usd; /* owned only */
     double hosting_month_usd; /* owned only: colocation for the servers' nameplate kW */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "costing.h"
+#include "../sim/elastic.h"
 
 static void cost_table(const struct doc *d, const struct fleet_cost *fc)
 {
@@ -44,25 +45,30 @@ static void type_table(const struct doc *d, const struct sim *s, const struct me
     for (int t = 0; t < s->sc->cat->n; t++) {
         if (!m->capacity[t])
             continue;
-        double u = metrics_utilization(m, t, s->end);
-        doc_kv(d, s->sc->cat->types[t].name, "%lld | %.2f | %.4f | %.2f", (long long)m->capacity[t],
-               fc->gpu_month_usd[t], u, fc->gpu_month_usd[t] * (double)m->capacity[t] * (1 - u));
+        doc_kv(d, s->sc->cat->types[t].name, "%.4g | %.2f | %.4f | %.2f", fc->gpus_by_type[t],
+               fc->gpu_month_usd[t], fc->util_by_type[t], fc->idle_by_type[t]);
     }
     doc_table_end(d);
 }
 
-/* The same fleet under every way of paying. */
+/* The same fleet under every way of paying; an elastic run's pool, for
+ * every way but its own, kept all month. */
 static void billing_table(const struct doc *d, const struct sim *s, const struct metrics *m)
 {
+    const char *kept = s->elastic ? " (the pool kept all month)" : "";
     char h[3][64] = {"Billed as", "USD per month", "energy included"};
     doc_row(d, true, 3, h);
     for (int b = 0; b < COST_BILLINGS; b++) {
         for (int c = 0; c < (b == COST_CLOUD ? 3 : 1); c++) {
             struct fleet_cost fc;
             fleet_cost_compute(s, m, (enum cost_billing)b, (enum cost_commit)c, &fc);
-            char key[64];
-            snprintf(key, sizeof key, "%s%s%s", cost_billing_names[b], b == COST_CLOUD ? ", commit " : "",
-                     b == COST_CLOUD ? cost_commit_names[c] : "");
+            char key[96];
+            if (s->elastic && b == COST_CLOUD && c == COST_ON_DEMAND)
+                snprintf(key, sizeof key, "cloud %s, held while needed (this run)",
+                         s->elastic->hold == COST_HOLD_SPOT ? "spot" : "on demand");
+            else
+                snprintf(key, sizeof key, "%s%s%s%s", cost_billing_names[b], b == COST_CLOUD ? ", commit " : "",
+                         b == COST_CLOUD ? cost_commit_names[c] : "", kept);
             if (fc.ok)
                 doc_kv(d, key, "%.2f | %s", fc.month_usd, b == COST_OWNED ? "no: at the meter" : "yes");
             else

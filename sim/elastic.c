@@ -79,6 +79,7 @@ void elastic_init(struct sim *s)
     }
     e->state = xcalloc(nn, 1);
     e->since = xcalloc(nn, sizeof *e->since);
+    e->held_s = xcalloc(nn, sizeof *e->held_s);
     e->idle_since = xcalloc(nn, sizeof *e->idle_since);
     e->idle_ev = xcalloc(nn, sizeof *e->idle_ev);
     e->spot_ev = xcalloc(nn, sizeof *e->spot_ev);
@@ -87,6 +88,32 @@ void elastic_init(struct sim *s)
     for (int32_t n = 0; n < s->cl->nnodes; n++)
         cluster_take(s->cl, n, all_gpus(&s->cl->nodes[n]), GPU_MILLI, 0, 0);
     sim_observe(s, (struct sim_observer){.ctx = NULL, .notify = notify});
+}
+
+bool elastic_powered(const struct sim *s, int32_t n)
+{
+    return !s->elastic || s->elastic->state[n] != ELASTIC_OFF;
+}
+
+double elastic_unheld_idle_j(const struct sim *s)
+{
+    const struct scenario *sc = s->sc;
+    double j = 0;
+    for (int32_t n = 0; s->elastic && n < s->cl->nnodes; n++) {
+        const struct node *nd = &s->cl->nodes[n];
+        const struct fleet_power *fp = s->node_power[n];
+        double idle_w = node_power_eval(sc->nodes, fp->node, nd->gpus * sc->cat->types[nd->type].idle_w, 0,
+                                        s->psus_ok[n]).wall_w;
+        j += idle_w * (fs_to_seconds(s->end) - s->elastic->held_s[n]);
+    }
+    return j;
+}
+
+/* Tell the observers that instance n's power changed (requested or released). */
+static void power_changed(struct sim *s, int32_t n)
+{
+    s->node_changed = n;
+    sim_publish(s, SIM_NODE, NULL);
 }
 
 void elastic_free(struct sim *s)
@@ -98,6 +125,7 @@ void elastic_free(struct sim *s)
         gsl_rng_free(e->rng);
     free(e->state);
     free(e->since);
+    free(e->held_s);
     free(e->idle_since);
     free(e->idle_ev);
     free(e->spot_ev);
@@ -115,6 +143,7 @@ static void request(struct sim *s, int32_t n)
     if (++e->held > e->peak)
         e->peak = e->held;
     evq_push(&s->q, s->now + e->provision, EV_UP, n);
+    power_changed(s, n);
 }
 
 /* Give instance n back now and bill it (its GPUs are free). */
@@ -123,6 +152,7 @@ static void release(struct sim *s, int32_t n)
     struct elastic_run *e = s->elastic;
     const struct node *nd = &s->cl->nodes[n];
     fs_time held = s->now - e->since[n];
+    e->held_s[n] += fs_to_seconds(held);
     e->held_gpu_s[nd->type] += nd->gpus * fs_to_seconds(held);
     e->billed_gpu_s[nd->type] += nd->gpus * fs_to_seconds(cost_elastic_billed(held, e->increment, e->minimum));
     if (e->state[n] == ELASTIC_ON)
@@ -133,6 +163,7 @@ static void release(struct sim *s, int32_t n)
     evq_cancel(&s->q, e->idle_ev[n]);
     evq_cancel(&s->q, e->spot_ev[n]);
     e->idle_ev[n] = e->spot_ev[n] = 0;
+    power_changed(s, n);
 }
 
 static void on_up(struct sim *s, int32_t n)

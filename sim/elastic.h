@@ -36,6 +36,7 @@ struct elastic_run {
     gsl_rng *rng;                     /* RNG_SPOT; NULL unless spot */
     uint8_t *state;                   /* per node: enum elastic_state */
     fs_time *since;                   /* per node: requested at */
+    double *held_s;                   /* per node: seconds held in all, request to release */
     fs_time *idle_since;              /* per node, ON: idle since; -1: busy */
     evq_handle *idle_ev, *spot_ev;    /* per node: its pending events, 0: none */
     int32_t *dirty;                   /* nodes a job left since the last cycle */
@@ -54,5 +55,12 @@ void elastic_free(struct sim *s);
 bool elastic_event(struct sim *s, const struct event *ev); /* RET: true if it was its event */
 void elastic_cycle(struct sim *s);  /* after each scheduling cycle */
 void elastic_end(struct sim *s);    /* at the end: bill what is still held */
+/* Whether node n draws power: a fixed fleet's always do; in an elastic
+ * pool only the instances requested or held (a released one is not ours). */
+bool elastic_powered(const struct sim *s, int32_t n);
+/* Wall energy, J, the pool's instances would have drawn idle while they
+ * were not held, had the pool been kept (an owned pool pays for it); 0
+ * for a fixed fleet.  After the run. */
+double elastic_unheld_idle_j(const struct sim *s);
 
 #endif

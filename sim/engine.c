@@ -44,6 +44,11 @@ struct node_power sim_node_power(const struct sim *s, int32_t n, double extra_gp
     const struct node *nd = &s->cl->nodes[n];
     const struct gpu_type *t = &s->sc->cat->types[nd->type];
     const struct fleet_power *fp = s->node_power[n];
+    if (!elastic_powered(s, n)) {
+        if (gpu_w)
+            *gpu_w = 0;
+        return (struct node_power){0};
+    }
     double busy = s->busy[n] + extra_gpus, idle = nd->gpus * t->idle_w;
     double w = s->busy_w[n] + extra_gpus * extra_w + (nd->gpus - busy) * t->idle_w;
     double span = nd->gpus * (t->tdp_w - t->idle_w);

@@ -30,7 +30,8 @@ enum sim_note {
     SIM_EVICT,   /* job preempted: told while it still holds its placement,
                     then its GPUs go back and it is queued again */
     SIM_WITHDRAW,/* a queued service replica taken back by its autoscaler */
-    SIM_NODE,    /* node s->node_changed lost or regained a power supply; job is NULL */
+    SIM_NODE,    /* node s->node_changed's power changed: it lost or regained a power
+                    supply, or an elastic instance was requested or released; job is NULL */
     SIM_END,     /* the run is over; job is NULL; now is the end time */
 };
 

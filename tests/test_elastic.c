@@ -12,18 +12,22 @@
 
 static const char *header = "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n";
 
-/* A pool of four 8-GPU H100 instances billed `billing`, with $.cost.elastic
- * `terms` and $.kinds `kinds`, running the jobs of csv (after the header). */
+static int pool_nodes = 4;
+
+/* A pool of pool_nodes (4) 8-GPU H100 instances billed `billing`, with
+ * $.cost.elastic `terms` and $.kinds `kinds`, running the jobs of csv
+ * (after the header). */
 static void run(struct run_result *r, const char *billing, const char *terms, const char *kinds,
                 const char *csv)
 {
     static char text[2048], trace[4096];
     snprintf(trace, sizeof trace, "%s%s", header, csv);
     snprintf(text, sizeof text,
-             "{\"name\": \"elastic\", \"seed\": 3, \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": 4, "
+             "{\"name\": \"elastic\", \"seed\": 3, \"fleet\": [{\"gpu\": \"h100-sxm\", \"nodes\": %d, "
              "\"gpus_per_node\": 8}], \"workload\": {\"trace\": \"%s\"}, \"scheduler\": {\"policy\": \"fifo\"}, "
-             "\"kinds\": {%s}, \"cost\": {\"billing\": \"%s\", \"elastic\": {%s}}}",
-             tu_tmpfile(".csv", trace), kinds, billing, terms);
+             "\"kinds\": {%s}, \"cost\": {\"billing\": \"%s\"%s%s%s}}",
+             pool_nodes, tu_tmpfile(".csv", trace), kinds, billing, *terms ? ", \"elastic\": {" : "", terms,
+             *terms ? "}" : "");
     tu_sim_run(r, tu_tmpfile(".json", text), NULL);
 }
 
@@ -60,9 +64,37 @@ static void test_twenty_instance_hours(void)
     CU_ASSERT_TRUE_FATAL(fc.ok);
     CU_ASSERT_DOUBLE_EQUAL(fc.capacity_month_usd * fc.window_months, 1100.80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 16, 1e-12); /* 160 GPU-hours billed over 10 h */
-    /* The same pool kept all month is billed for all 32 GPUs. */
+    int t = r.s->jobs[0].type;
+    CU_ASSERT_DOUBLE_EQUAL(fc.gpus_by_type[t], 16, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.util_by_type[t], 1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.idle_by_type[t], 0, 1e-9);
+    /* The same pool kept all month is billed for all 32 GPUs; so is a
+     * commitment, which buys capacity kept, not hours held: 32 x 6.88 x
+     * 730 h x (1 - 0.37) a month. */
     fleet_cost_compute(r.s, r.m, COST_LEASED, COST_ON_DEMAND, &fc);
     CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
+    fleet_cost_compute(r.s, r.m, COST_CLOUD, COST_COMMIT_1Y, &fc);
+    CU_ASSERT_DOUBLE_EQUAL(fc.gpus, 32, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fc.month_usd, 32 * 6.88 * 730 * 0.63, 1e-6);
+    /* Owned, the pool would idle while not held: its energy is the fixed
+     * pool's (below). */
+    fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
+    double owned_energy = fc.energy_month_usd;
+    /* Energy: only held instances draw power.  The same jobs on a fixed
+     * fleet of exactly the two instances held draw the same; the fixed
+     * pool of four draws more (two idle servers for 10 h). */
+    double elastic_j = r.m->en.wall_j;
+    run_result_free(&r);
+    pool_nodes = 2;
+    run(&r, "leased", "", "", csv);
+    pool_nodes = 4;
+    CU_ASSERT_DOUBLE_EQUAL(elastic_j, r.m->en.wall_j, 1e-9 * r.m->en.wall_j);
+    CU_ASSERT_TRUE(r.m->en.wall_j > 0);
+    run_result_free(&r);
+    run(&r, "leased", "", "", csv);
+    CU_ASSERT_TRUE(r.m->en.wall_j > elastic_j * 1.1);
+    fleet_cost_compute(r.s, r.m, COST_OWNED, COST_ON_DEMAND, &fc);
+    CU_ASSERT_DOUBLE_EQUAL(owned_energy, fc.energy_month_usd, 1e-9 * fc.energy_month_usd);
     run_result_free(&r);
 }
 
