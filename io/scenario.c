@@ -251,61 +251,6 @@ static int load_workload(struct ctx *c, const cJSON *root)
     return rc;
 }
 
-/* An unknown policy: a usage error when it came from the command line. */
-static int unknown_policy(struct ctx *c, int code, const char *where, const char *name)
-{
-    size_t n;
-    const char *const *names = sched_policy_names(&n);
-    const char *hint = fs_suggest(name, names, n);
-    char list[256] = "";
-    for (size_t k = 0; k < n; k++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
-    if (hint)
-        return fs_fail(c->err, code, "%s: unknown policy \"%s\"; did you mean \"%s\"?", where, name, hint);
-    return fs_fail(c->err, code, "%s: unknown policy \"%s\" (policies: %s)", where, name, list);
-}
-
-/* Gavel's round (360 s) and least time between allocation recomputes
- * (1920 s, its scheduler's minimum_time_between_allocation_resets). */
-#define SCEN_ROUND_S 360
-#define SCEN_REALLOCATE_S 1920
-
-static int load_scheduler(struct ctx *c, const cJSON *root)
-{
-    static const char *const keys[] = {"policy", "round_s", "reallocate_s", "migration_s", "lp_ties", NULL};
-    const cJSON *s = NULL;
-    const char *name = "fifo", *ties = "equal-split";
-    double round = SCEN_ROUND_S, realloc = SCEN_REALLOCATE_S;
-    int rc;
-    c->sc->migration_s = 0;
-    if ((rc = json_child(root, "scheduler", false, cJSON_Object, &s, c->file, "$", c->err)))
-        return rc;
-    if (s && ((rc = json_check_keys(s, keys, c->file, "$.scheduler", c->err)) ||
-              (rc = json_string(s, "policy", false, &name, c->file, "$.scheduler", c->err)) ||
-              (rc = json_number(s, "round_s", false, 1, 86400, &round, c->file, "$.scheduler", c->err)) ||
-              (rc = json_number(s, "reallocate_s", false, 0, SCEN_MAX_SPAN_S, &realloc, c->file,
-                                "$.scheduler", c->err)) ||
-              (rc = json_number(s, "migration_s", false, 0, 86400, &c->sc->migration_s, c->file,
-                                "$.scheduler", c->err)) ||
-              (rc = json_string(s, "lp_ties", false, &ties, c->file, "$.scheduler", c->err))))
-        return rc;
-    if (strcmp(ties, "equal-split") && strcmp(ties, "vertex"))
-        return fs_fail(c->err, FS_EDATA, "%s: $.scheduler.lp_ties: \"%s\" is not equal-split or vertex",
-                       c->file, ties);
-    c->sc->lp_vertex = strcmp(ties, "vertex") == 0;
-    c->sc->round = fs_from_seconds(round);
-    c->sc->reallocate = fs_from_seconds(realloc);
-    if (c->opt && c->opt->policy)
-        name = c->opt->policy;
-    if ((c->sc->policy = sched_policy_find(name)))
-        return 0;
-    if (c->opt && c->opt->policy)
-        return unknown_policy(c, FS_EUSAGE, "--policy", name);
-    char where[512];
-    snprintf(where, sizeof where, "%s: $.scheduler.policy", c->file);
-    return unknown_policy(c, FS_EDATA, where, name);
-}
-
 static int load_output(struct ctx *c, const cJSON *root)
 {
     static const char *const keys[] = {"timeseries_interval_s", NULL};
@@ -513,7 +458,7 @@ int scenario_load_tree(const cJSON *root, const char *path, const struct scenari
         rc = fs_fail(err, FS_EDATA, "%s: top level must be an object", path);
     if (rc || (rc = load_header(&c, root)) || (rc = load_models(&c, root)) ||
         (rc = json_number(root, "pue", false, 1, 5, &sc->pue, path, "$", err)) ||
-        (rc = load_fleet(&c, root)) || (rc = load_scheduler(&c, root)) ||
+        (rc = load_fleet(&c, root)) || (rc = scenario_load_scheduler(&c, root)) ||
         (rc = load_output(&c, root)) || (rc = scenario_load_cost(root, path, sc, err)) ||
         (rc = scenario_load_kinds(root, path, sc, err)) ||
         (rc = load_workload(&c, root)) || (rc = interrupted(err)))
@@ -611,6 +556,7 @@ void scenario_free(struct scenario *sc)
     gpu_catalog_free(sc->cat);
     free(sc->fleet);
     free(sc->fleet_power);
+    free(sc->own_policy);
     free(sc->catalog_path);
     free(sc->workload_source);
     free(sc->name);

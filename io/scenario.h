@@ -87,6 +87,9 @@ struct scenario {
     int maint_nodes;
     char *workload_source;        /* the trace path, or "FILE: $.workload.generator" */
     const struct sched_policy *policy;
+    /* The policy with $.scheduler.params applied (policy points here), or
+     * NULL when the scenario sets none. */
+    struct sched_policy *own_policy;
     /* Round-based policies ($.scheduler, sim/rounds.h): the round, the
      * least time between allocation recomputes, and the reload a job pays
      * each time it starts again after a round away or on another type. */

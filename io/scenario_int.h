@@ -42,6 +42,10 @@ char *scenario_relative_to(const char *file, const char *rel);
 /* An unknown GPU type name at path, with a suggestion.  RET: FS_EDATA. */
 int scenario_unknown_gpu(struct ctx *c, const char *path, const char *name);
 
+/* $.scheduler: the policy (--policy overrides it), its parameters, and
+ * the round-based policies' round, reallocation and migration. */
+int scenario_load_scheduler(struct ctx *c, const cJSON *root);
+
 /* $.workload.generator: draw the jobs into c->sc->wl (the fleet is loaded;
  * its classes are checked against it). */
 int scenario_load_generator(struct ctx *c, const cJSON *gen);

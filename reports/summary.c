@@ -229,6 +229,16 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "scenario", sc->name);
     cJSON_AddStringToObject(root, "policy", sc->policy->name);
+    if (sc->own_policy) { /* every parameter's value the run used */
+        cJSON *params = add_obj(root, "policy_params");
+        for (int k = 0; sc->policy->params && sc->policy->params[k].name; k++) {
+            const struct sched_param *d = &sc->policy->params[k];
+            if (d->flag)
+                cJSON_AddBoolToObject(params, d->name, sc->policy->param[k] != 0);
+            else
+                add_num(params, d->name, sc->policy->param[k]);
+        }
+    }
     add_num(root, "seed", (double)sc->seed);
     add_num(root, "window_s", st->window_s);
 

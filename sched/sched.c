@@ -25,16 +25,22 @@ const struct sched_policy *const sched_policies[] = {
     &sched_policy_hetero,
     &sched_policy_hetero_watt,
     &sched_policy_flux,
+    &sched_policy_las,
+    &sched_policy_gavel_las,
+    &sched_policy_ts_fifo,
+    &sched_policy_gavel_fifo,
+    NULL,
+};
+
+/* The flux ablations (make ablation, docs/policies.md): flux with one of
+ * its switches off. */
+const struct sched_policy *const sched_policy_aliases[] = {
     &sched_policy_flux_no_route,
     &sched_policy_flux_no_pack,
     &sched_policy_flux_no_power,
     &sched_policy_flux_no_consolidate,
     &sched_policy_flux_no_preempt,
     &sched_policy_flux_no_failover,
-    &sched_policy_las,
-    &sched_policy_gavel_las,
-    &sched_policy_ts_fifo,
-    &sched_policy_gavel_fifo,
     NULL,
 };
 
@@ -43,20 +49,33 @@ const struct sched_policy *sched_policy_find(const char *name)
     for (size_t i = 0; sched_policies[i]; i++)
         if (strcmp(sched_policies[i]->name, name) == 0)
             return sched_policies[i];
+    for (size_t i = 0; sched_policy_aliases[i]; i++)
+        if (strcmp(sched_policy_aliases[i]->name, name) == 0)
+            return sched_policy_aliases[i];
     return sched_plugin_find(name);
 }
 
 const char *const *sched_policy_names(size_t *n)
 {
-    static const char *names[FS_ARRAY_LEN(sched_policies) + SCHED_PLUGIN_MAX];
+    static const char *names[FS_ARRAY_LEN(sched_policies) + FS_ARRAY_LEN(sched_policy_aliases) + SCHED_PLUGIN_MAX];
     size_t i = 0;
     for (; sched_policies[i]; i++)
         names[i] = sched_policies[i]->name;
+    for (size_t k = 0; sched_policy_aliases[k]; k++)
+        names[i++] = sched_policy_aliases[k]->name;
     i += sched_plugin_names(names + i);
     names[i] = NULL;
     if (n)
         *n = i;
     return names;
+}
+
+int sched_param_find(const struct sched_policy *p, const char *name)
+{
+    for (int k = 0; p->params && p->params[k].name; k++)
+        if (strcmp(p->params[k].name, name) == 0)
+            return k;
+    return -1;
 }
 
 /* Steele, Lea and Flood, "Fast splittable pseudorandom number generators"
@@ -246,7 +265,7 @@ static struct sched_cycle cycle_for(const struct sched *s, int32_t t)
     return (struct sched_cycle){.cl = s->cl, .type = t, .ctx = s->ctx, .perf = s->perf,
                                 .prices = s->prices, .nodes = s->nodes, .now = s->now,
                                 .power_ok = s->power_ok, .power_ctx = s->power_ctx,
-                                .failed_at = s->failed_at};
+                                .failed_at = s->failed_at, .param = s->policy->param};
 }
 
 static int score_of(const struct sched_policy *p, const struct sched_cycle *c,

@@ -66,6 +66,7 @@ struct sched_cycle {
     bool (*power_ok)(void *ctx, const struct job *j, int32_t type, int32_t node);
     void *power_ctx;
     const fs_time *failed_at;        /* NULL, or per node: its last failure (-1: none) */
+    const double *param;             /* the policy's parameter values (struct sched_policy) */
 };
 
 /* How a policy's score ties are broken.  The random orders come from the
@@ -100,6 +101,17 @@ struct backfill {
 /* The allocations of the round-based policies (sched/alloc.h). */
 enum sched_rounds { SCHED_ROUNDS_NONE, SCHED_ROUNDS_LAS, SCHED_ROUNDS_GAVEL_LAS, SCHED_ROUNDS_FIFO,
                     SCHED_ROUNDS_GAVEL_FIFO };
+
+/* A policy's parameter (docs/policies.md): a scenario sets it in
+ * "scheduler": {"policy": NAME, "params": {PARAM: VALUE}} (io/scenario.c).
+ * A switch takes true or false, held as 1 or 0; a number, min..max. */
+enum { SCHED_MAX_PARAMS = 8 };
+struct sched_param {
+    const char *name;
+    const char *doc;     /* one line: what it does, its unit */
+    bool flag;           /* a switch */
+    double min, max;     /* a number's range */
+};
 
 struct sched_policy {
     const char *name;
@@ -152,15 +164,32 @@ struct sched_policy {
      * sched makes, after the cluster has changed, so a policy can keep
      * per-node state (which pods a node holds, cached scores) current. */
     void (*on_job)(void *ctx, const struct cluster *cl, const struct job *j, bool started);
+    /* Parameters: their definitions (ended by a NULL name; NULL: none) and
+     * values, param[k] for params[k], which filter and score read as
+     * c->param.  A scenario's "params" replace values in its own copy of
+     * the policy (io/scenario.c); configure, when set, then derives the
+     * fields above that follow from them (flux: preempts, consolidates,
+     * hot_spares).  A policy's static definition holds its defaults, with
+     * those fields already derived. */
+    const struct sched_param *params;
+    double param[SCHED_MAX_PARAMS];
+    void (*configure)(struct sched_policy *p);
 };
 
 /* NULL-terminated registry of every shipped policy. */
 extern const struct sched_policy *const sched_policies[];
-/* RET: the policy called name (a shipped one, else one a plugin registered:
- * sched/plugin.h), or NULL. */
+/* NULL-terminated: names that stand for a shipped policy with some of its
+ * parameters set (flux-no-route is flux with route false), each a policy
+ * of its own name and summary whose hooks are its base policy's. */
+extern const struct sched_policy *const sched_policy_aliases[];
+/* RET: the policy called name (a shipped one, an alias, else one a plugin
+ * registered: sched/plugin.h), or NULL. */
 const struct sched_policy *sched_policy_find(const char *name);
-/* Names of all policies, shipped then plugins, NULL-terminated (for messages). */
+/* Names of all policies, shipped, aliases, then plugins, NULL-terminated
+ * (for messages and completion). */
 const char *const *sched_policy_names(size_t *n);
+/* The index of parameter name in p->params, or -1. */
+int sched_param_find(const struct sched_policy *p, const char *name);
 
 struct sched {
     struct cluster *cl;                 /* not owned */

@@ -36,4 +36,13 @@ struct compare_runs {
 int compare_runs(const struct compare_runs *c, struct compare_entry *e, struct scenario **sc0,
                  struct fs_err *err);
 
+/* The comparison written into *dir (compare.json, report.md, report.html
+ * and, with chromium, report.pdf; reports/compare.h), or with nseeds one
+ * comparison a seed into *dir/seed-S and their summary *dir/seeds.json
+ * (reports/compare_seeds.h).  *dir NULL: out/compare-NAME, NAME the first
+ * run's scenario, made in fallback (fsize bytes).  cr->so's seed is set
+ * for each seed.  RET: 0 or an FS_E* code with err filled. */
+int compare_dir(struct compare_runs *cr, const uint64_t *seeds, int nseeds, const char **dir, char *fallback,
+                size_t fsize, const char *chromium, struct fs_err *err);
+
 #endif

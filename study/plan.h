@@ -220,4 +220,7 @@ int plan_write_workload(FILE *f, const struct plan *p);
 /* The summary on stderr. */
 void plan_print(const struct plan *p, const char *dir, bool drawn);
 
+/* "no fleet of up to ... meets ...", the SLOs and types named, on stderr. */
+void plan_print_none(const struct plan *p, const char *dir);
+
 #endif

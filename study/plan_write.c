@@ -507,3 +507,18 @@ void plan_print(const struct plan *p, const char *dir, bool drawn)
                                             : "",
             drawn ? ",frontier.png" : "");
 }
+
+void plan_print_none(const struct plan *p, const char *dir)
+{
+    char slo[512] = "", one[128], names[512] = "";
+    for (int s = 0; s < p->nslos; s++) {
+        plan_slo_label(&p->slos[s], one, sizeof one);
+        snprintf(slo + strlen(slo), sizeof slo - strlen(slo), "%s%s", s ? ", " : "", one);
+    }
+    for (int t = 0; t < p->ntypes; t++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "",
+                 p->base->cat->types[p->types[t].gpu].name);
+    fprintf(stderr, "fleetsim: %s: no fleet of up to %d nodes of each of %s meets %s on every seed%s; "
+                    "wrote %s/plan.json with \"chosen\": null\n",
+            p->path, p->max_nodes, names, slo, p->power_kw > 0 ? " within the power budget" : "", dir);
+}

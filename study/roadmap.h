@@ -141,4 +141,8 @@ int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err);
 
 void roadmap_free(struct roadmap *r);
 
+/* The summary on stderr: the total, the best single fleet's, the search's
+ * work, the files in dir; or, with no roadmap found, why (also when quiet). */
+void roadmap_print(const struct roadmap *r, const char *dir);
+
 #endif

@@ -485,3 +485,24 @@ done:
     free(json);
     return rc;
 }
+
+void roadmap_print(const struct roadmap *r, const char *dir)
+{
+    if (!r->found) {
+        fprintf(stderr, "fleetsim: %s: no roadmap of up to %d nodes of each type meets the SLOs in every month; "
+                        "wrote %s/roadmap.json with \"total_cost_usd\": null\n", r->p.path, r->p.max_nodes, dir);
+        return;
+    }
+    if (r->p.quiet)
+        return;
+    fprintf(stderr, "  total      %.2f USD over %d months\n", r->total, r->months);
+    if (r->static_found)
+        fprintf(stderr, "  static     best single fleet (%s) %.2f USD: the roadmap is %.2f USD (%.1f %%) below\n",
+                rm_source_names[r->static_source], r->static_total, r->static_total - r->total,
+                100 * (r->static_total - r->total) / r->static_total);
+    else
+        fputs("  static     no single fleet meets the SLOs in every month\n", stderr);
+    fprintf(stderr, "  search     %zu simulations; every fleet in every month would be %zu\n", r->simulations,
+            (size_t)r->npaths * (size_t)r->months * (r->nstates - 1) * (size_t)r->p.nseeds);
+    fprintf(stderr, "  wrote      %s/{roadmap.json,roadmap.md,month-1..%d.json}\n", dir, r->months);
+}

@@ -147,17 +147,49 @@ static void test_preemption_for_service(void)
     uint64_t evictions[2];
     static const char *const policy[2] = {"flux", "flux-no-preempt"};
     for (int k = 0; k < 2; k++) {
-        struct scenario *sc = tu_scenario(tu_path("scenarios/preempt-demo.json"), policy[k]);
-        struct sim *s = sim_new(sc);
-        sim_run(s);
-        attain[k] = svc_attainment(s);
-        evictions[k] = s->evictions;
-        sim_free(s);
-        scenario_free(sc);
+        struct run_result r;
+        tu_sim_run(&r, tu_path("scenarios/preempt-demo.json"), policy[k]);
+        attain[k] = svc_attainment(r.s);
+        evictions[k] = r.s->evictions;
+        run_result_free(&r);
     }
     CU_ASSERT(evictions[0] > 0);
     CU_ASSERT_EQUAL(evictions[1], 0);
     CU_ASSERT(attain[0] > attain[1] + 0.01);
+}
+
+#define PARAMS_FMT "{\"name\": \"t\", \"horizon_s\": 86400, \"fleet\": [" \
+    "{\"gpu\": \"rtx4090\", \"nodes\": 1, \"gpus_per_node\": 8}," \
+    "{\"gpu\": \"h100-sxm\", \"nodes\": 1, \"gpus_per_node\": 8}]," \
+    " \"workload\": {\"trace\": \"TRACE\"}, \"scheduler\": {\"policy\": \"flux\", %s}}"
+
+/* The scenario's "params": route false places as the flux-no-route alias
+ * does, job for job (the 8-GPU training job on the first node, the
+ * 4090s), where flux itself sends it to the H100s. */
+static void test_params(void)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s1,0,train,a,8,0,,28800,h100-sxm\n2,10,train,a,1,0,,3600,h100-sxm\n"
+             "3,20,infer,a,1,0,,3600,h100-sxm\n", header);
+    char text[1024];
+    struct run_result a, b;
+    snprintf(text, sizeof text, PARAMS_FMT, "\"params\": {\"route\": false}");
+    run(&a, text, csv, "flux");
+    snprintf(text, sizeof text, PARAMS_FMT, "\"round_s\": 360");
+    run(&b, text, csv, "flux-no-route");
+    CU_ASSERT_STRING_EQUAL(a.sc->policy->name, "flux");
+    CU_ASSERT_EQUAL(a.sc->policy->param[sched_param_find(a.sc->policy, "route")], 0);
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(a.s->jobs[i].type, b.s->jobs[i].type);
+        CU_ASSERT_EQUAL(a.s->jobs[i].start, b.s->jobs[i].start);
+    }
+    CU_ASSERT_EQUAL(a.s->jobs[0].type, type_of(&a, "rtx4090")); /* unrouted: the first node */
+    run_result_free(&a);
+    run_result_free(&b);
+    snprintf(text, sizeof text, PARAMS_FMT, "\"round_s\": 360");
+    run(&a, text, csv, "flux");
+    CU_ASSERT_EQUAL(a.s->jobs[0].type, type_of(&a, "h100-sxm"));
+    run_result_free(&a);
 }
 
 int main(void)
@@ -168,6 +200,7 @@ int main(void)
         {"consolidation on a fragmented pair of nodes", test_consolidation},
         {"power-aware placement keeps PSU load <= 1", test_power_aware},
         {"preemption for a short service", test_preemption_for_service},
+        {"parameters from the scenario", test_params},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {{"flux", NULL, NULL, NULL, NULL, tests}, CU_SUITE_INFO_NULL};

@@ -359,6 +359,45 @@ static void test_policy_errors(void)
                FS_EDATA, NULL, ": $.scheduler: unknown key \"polcy\"; did you mean \"policy\"?");
     expect_err("{\"name\": \"x\", " FLEET ", " GEN "}", &bad, FS_EUSAGE, "--policy: ",
                "--policy: unknown policy \"fifoo\"; did you mean \"fifo\"?");
+    expect_err("{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"policy\": \"flux\", \"params\": {\"rout\": false}}}",
+               NULL, FS_EDATA, NULL, ": $.scheduler.params.rout: policy \"flux\" has no parameter \"rout\" (its "
+               "parameters: route, pack, power, consolidate, preempt, failover, consolidate_every_s)");
+    expect_err("{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"params\": {\"route\": false}}}", NULL,
+               FS_EDATA, NULL, ": $.scheduler.params.route: policy \"fifo\" has no parameter \"route\" (it takes none)");
+    expect_err("{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"policy\": \"flux\", \"params\": {\"route\": 0}}}",
+               NULL, FS_EDATA, NULL, ": $.scheduler.params.route: expected true or false");
+    expect_err("{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"policy\": \"flux-no-pack\", "
+               "\"params\": {\"consolidate_every_s\": 0}}}",
+               NULL, FS_EDATA, NULL, ": $.scheduler.params.consolidate_every_s: 0 is out of range [1, 86400]");
+    expect_err("{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"policy\": \"flux\", \"params\": [1]}}",
+               NULL, FS_EDATA, NULL, ": $.scheduler.params: expected an object");
+}
+
+/* The params set values in the scenario's own copy of its policy, on top
+ * of an alias's; --policy naming another policy drops them. */
+static void test_policy_params(void)
+{
+    const char *path = tu_tmpfile(".json", "{\"name\": \"x\", " FLEET ", " GEN ", \"scheduler\": {\"policy\": "
+                                           "\"flux-no-pack\", \"params\": {\"preempt\": false, \"consolidate_every_s\": 60}}}");
+    struct fs_err err = {0};
+    struct scenario *sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(scenario_load(path, &defaults, &sc, &err), 0);
+    const struct sched_policy *p = sc->policy, *alias = sched_policy_find("flux-no-pack");
+    CU_ASSERT_PTR_EQUAL(p, sc->own_policy);
+    CU_ASSERT_STRING_EQUAL(p->name, "flux-no-pack");
+    CU_ASSERT_EQUAL(p->param[sched_param_find(p, "pack")], 0);
+    CU_ASSERT_EQUAL(p->param[sched_param_find(p, "preempt")], 0);
+    CU_ASSERT_EQUAL(p->param[sched_param_find(p, "route")], 1);
+    CU_ASSERT(!p->preempts && alias->preempts);
+    CU_ASSERT(p->consolidates);
+    CU_ASSERT_EQUAL(p->consolidate_every, 60 * FS_USEC);
+    CU_ASSERT_EQUAL(alias->consolidate_every, 300 * FS_USEC);
+    scenario_free(sc);
+    struct scenario_options fifo = {.catalog = CATALOG, .policy = "fifo"};
+    CU_ASSERT_EQUAL_FATAL(scenario_load(path, &fifo, &sc, &err), 0);
+    CU_ASSERT_PTR_EQUAL(sc->policy, sched_policy_find("fifo"));
+    CU_ASSERT_PTR_NULL(sc->own_policy);
+    scenario_free(sc);
 }
 
 static void test_workload_errors(void)
@@ -516,6 +555,7 @@ static CU_TestInfo load_tests[] = {
     {"options override seed and policy", test_overrides},
     {"trace and catalog paths are relative to the scenario", test_relative_paths},
     {"defaults: no horizon, fifo, 3600 s, seed 1", test_defaults},
+    {"policy params on the scenario's own copy", test_policy_params},
     CU_TEST_INFO_NULL,
 };
 

@@ -90,17 +90,53 @@ static void test_registry(void)
     CU_ASSERT_PTR_NULL(sched_policy_find("fiffo"));
     static const char *const want[] = {
         "fifo", "backfill", "best-fit", "spread", "random", "dotprod", "gpu-packing", "gpu-clustering",
-        "best-fit-share", "fgd", "hetero", "hetero-watt", "flux", "flux-no-route", "flux-no-pack",
-        "flux-no-power", "flux-no-consolidate", "flux-no-preempt", "flux-no-failover", "las",
-        "gavel-las", "ts-fifo", "gavel-fifo"};
-    size_t n;
+        "best-fit-share", "fgd", "hetero", "hetero-watt", "flux", "las", "gavel-las", "ts-fifo", "gavel-fifo",
+        /* the aliases */
+        "flux-no-route", "flux-no-pack", "flux-no-power", "flux-no-consolidate", "flux-no-preempt",
+        "flux-no-failover"};
+    size_t n, nreg = 0;
+    while (sched_policies[nreg])
+        nreg++;
     const char *const *names = sched_policy_names(&n);
     CU_ASSERT_EQUAL_FATAL(n, sizeof want / sizeof *want);
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_STRING_EQUAL(names[i], want[i]);
-        CU_ASSERT_PTR_EQUAL(sched_policy_find(want[i]), sched_policies[i]);
+        CU_ASSERT_PTR_EQUAL(sched_policy_find(want[i]), i < nreg ? sched_policies[i] : sched_policy_aliases[i - nreg]);
     }
     CU_ASSERT_PTR_NULL(names[n]);
+}
+
+/* Each alias is its base policy's hooks with a parameter set: flux-no-X
+ * is flux with X false and every other value flux's, and the fields that
+ * follow from the values are what configure derives from them. */
+static void test_aliases_are_parameter_sets(void)
+{
+    const struct sched_policy *flux = sched_policy_find("flux");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(flux);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(flux->params);
+    for (size_t i = 0; sched_policy_aliases[i]; i++) {
+        const struct sched_policy *a = sched_policy_aliases[i];
+        CU_ASSERT_EQUAL_FATAL(strncmp(a->name, "flux-no-", 8), 0);
+        int off = sched_param_find(flux, a->name + 8);
+        CU_ASSERT_FATAL(off >= 0);
+        CU_ASSERT(flux->params[off].flag);
+        CU_ASSERT(a->filter == flux->filter && a->score == flux->score && a->prepare == flux->prepare);
+        CU_ASSERT_PTR_EQUAL(a->params, flux->params);
+        for (int k = 0; flux->params[k].name; k++)
+            CU_ASSERT_EQUAL(a->param[k], k == off ? 0 : flux->param[k]);
+        struct sched_policy derived = *a;
+        derived.configure(&derived);
+        CU_ASSERT_EQUAL(derived.preempts, a->preempts);
+        CU_ASSERT_EQUAL(derived.consolidates, a->consolidates);
+        CU_ASSERT_EQUAL(derived.hot_spares, a->hot_spares);
+        CU_ASSERT_EQUAL(derived.consolidate_every, a->consolidate_every);
+    }
+    struct sched_policy derived = *flux;
+    derived.configure(&derived);
+    CU_ASSERT(derived.preempts && derived.consolidates && derived.hot_spares == 1);
+    CU_ASSERT_EQUAL(derived.consolidate_every, flux->consolidate_every);
+    CU_ASSERT_EQUAL(sched_param_find(flux, "no-such"), -1);
+    CU_ASSERT_EQUAL(sched_param_find(sched_policy_find("fifo"), "route"), -1);
 }
 
 /* Random take/give against a brute-force view of the nodes. */
@@ -495,6 +531,7 @@ static void test_sharing(void)
 int main(void)
 {
     CU_TestInfo tests[] = {
+        {"aliases are parameter sets of their policy", test_aliases_are_parameter_sets},
         {"registry", test_registry},
         {"index matches a scan", test_index_matches_scan},
         {"plain buckets and the ranked order match a scan", test_index_uniform_ranked},

@@ -29,6 +29,9 @@ static int usage(int code)
                "  -P, --policies LIST   comma-separated policies, or all:");
     for (size_t i = 0; sched_policies[i]; i++)
         fprintf(f, "%s%s", i ? "," : " ", sched_policies[i]->name);
+    fprintf(f, "\n                        or aliases (a policy with parameters set, docs/policies.md):");
+    for (size_t i = 0; sched_policy_aliases[i]; i++)
+        fprintf(f, "%s%s", i ? "," : " ", sched_policy_aliases[i]->name);
     fprintf(f, "\n"
                "  -j, --jobs N          run N scenarios at a time in worker processes (default: the\n"
                "                        CPUs); the outputs are the same bytes for any N\n"
@@ -63,53 +66,6 @@ const struct option compare_opts[] = {
     CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
-
-/* out/compare-NAME in buf (the name kept inside out/).  RET: buf. */
-static const char *default_dir(const struct scenario *sc0, char *buf, size_t size)
-{
-    snprintf(buf, size, "out/compare-%s", sc0->name);
-    for (char *p = buf + 4; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    return buf;
-}
-
-/* The comparison at each seed into DIR/seed-S (e: room for the entries),
- * then DIR/seeds.json; *dir defaults from the first seed's baseline.
- * RET: 0 or an FS_E* code with err filled. */
-static int compare_seeds(struct compare_runs *cr, const uint64_t *seeds, int nseeds, const char **dir,
-                         char *fallback, size_t fsize, const char *chromium, struct compare_entry *e,
-                         struct fs_err *err)
-{
-    struct compare_seeds cs = {.v = xcalloc((size_t)nseeds, sizeof *cs.v)};
-    int rc = 0;
-    for (int s = 0; rc == 0 && s < nseeds; s++) {
-        char sub[4096];
-        cr->so.has_seed = true;
-        cr->so.seed = seeds[s];
-        struct scenario *sc0 = NULL;
-        memset(e, 0, COMPARE_MAX * sizeof *e);
-        if ((rc = compare_runs(cr, e, &sc0, err)) == 0 && !*dir)
-            *dir = default_dir(sc0, fallback, fsize);
-        snprintf(sub, sizeof sub, "%s/seed-%llu", *dir ? *dir : "", (unsigned long long)seeds[s]);
-        if (rc == 0 && (rc = out_mkdir(*dir, err)) == 0 && (rc = compare_write(sub, e, cr->n, sc0, err)) == 0) {
-            compare_seeds_add(&cs, s, seeds[s], e, cr->n);
-            if (!cr->quiet)
-                fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", sub);
-            if (chromium && (rc = pdf_write(chromium, sub, err)) == 0 && !cr->quiet)
-                fprintf(stderr, "  wrote %s/report.pdf\n", sub);
-        }
-        for (int i = 0; i < cr->n; i++)
-            compare_entry_free(&e[i]);
-        scenario_free(sc0);
-    }
-    if (rc == 0 && (rc = compare_seeds_write(&cs, *dir, err)) == 0 && !cr->quiet) {
-        compare_seeds_print(stderr, &cs);
-        fprintf(stderr, "  wrote %s/seeds.json\n", *dir);
-    }
-    free(cs.v);
-    return rc;
-}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -204,14 +160,12 @@ int cmd_compare(int argc, char **argv)
         return usage(64);
     }
 
-    static struct compare_entry e[COMPARE_MAX];
     static struct compare_runs cr;
     cr = (struct compare_runs){.n = n, .so = so, .jobs = jobs, .quiet = quiet};
     for (int i = 0; i < n; i++) {
         cr.paths[i] = list ? argv[optind] : runs[i];
         cr.policies[i] = list ? runs[i] : NULL;
     }
-    struct scenario *sc0 = NULL;
     struct fs_err err = {0};
     /* Without Chromium, say so before running anything. */
     const char *chromium = pdf ? pdf_chromium(&err) : NULL;
@@ -220,30 +174,9 @@ int cmd_compare(int argc, char **argv)
         return cli_fail(&err);
     }
     char fallback[512];
-    int rc;
-    if (nseeds) {
-        rc = compare_seeds(&cr, seeds, nseeds, &dir, fallback, sizeof fallback, chromium, e, &err);
-        free(list);
-        if (rc)
-            return cli_fail(&err);
-        return json ? cli_print_file(dir, "seeds.json") : 0;
-    }
-    memset(e, 0, sizeof e);
-    rc = compare_runs(&cr, e, &sc0, &err);
-    if (rc == 0 && !dir)
-        dir = default_dir(sc0, fallback, sizeof fallback);
-    if (rc == 0) {
-        rc = compare_write(dir, e, n, sc0, &err);
-        if (rc == 0 && !quiet)
-            fprintf(stderr, "  wrote %s/{compare.json,report.md,report.html}\n", dir);
-        if (rc == 0 && pdf && (rc = pdf_write(chromium, dir, &err)) == 0 && !quiet)
-            fprintf(stderr, "  wrote %s/report.pdf\n", dir);
-    }
-    for (int i = 0; i < n; i++)
-        compare_entry_free(&e[i]);
-    scenario_free(sc0);
+    int rc = compare_dir(&cr, seeds, nseeds, &dir, fallback, sizeof fallback, chromium, &err);
     free(list);
     if (rc)
         return cli_fail(&err);
-    return json ? cli_print_file(dir, "compare.json") : 0;
+    return json ? cli_print_file(dir, nseeds ? "seeds.json" : "compare.json") : 0;
 }

@@ -37,8 +37,10 @@ static bool takes_policies(const struct option *o)
 /* The words of a list: the policies, the import formats, or command c's options. */
 static void policies(FILE *f)
 {
-    for (size_t i = 0; sched_policies[i]; i++)
-        fprintf(f, "%s%s", i ? " " : "", sched_policies[i]->name);
+    size_t n;
+    const char *const *names = sched_policy_names(&n); /* with the aliases */
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? " " : "", names[i]);
 }
 
 static void formats(FILE *f)

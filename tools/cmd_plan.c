@@ -186,23 +186,6 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
     return -1;
 }
 
-/* "no fleet of up to ... meets ...": exit 1. */
-static int none_meets(const struct plan *p, const char *dir)
-{
-    char slo[512] = "", one[128], names[512] = "";
-    for (int s = 0; s < p->nslos; s++) {
-        plan_slo_label(&p->slos[s], one, sizeof one);
-        snprintf(slo + strlen(slo), sizeof slo - strlen(slo), "%s%s", s ? ", " : "", one);
-    }
-    for (int t = 0; t < p->ntypes; t++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", t ? ", " : "",
-                 p->base->cat->types[p->types[t].gpu].name);
-    fprintf(stderr, "fleetsim: %s: no fleet of up to %d nodes of each of %s meets %s on every seed%s; "
-                    "wrote %s/plan.json with \"chosen\": null\n",
-            p->path, p->max_nodes, names, slo, p->power_kw > 0 ? " within the power budget" : "", dir);
-    return 1;
-}
-
 int cmd_plan(int argc, char **argv)
 {
     static struct plan p; /* large; one per process */
@@ -247,8 +230,10 @@ int cmd_plan(int argc, char **argv)
         rc = plan_write(&p, dir, &drawn, &err);
     if (rc == 0 && !p.quiet)
         plan_print(&p, dir, drawn);
-    if (rc == 0 && p.chosen < 0)
-        rc = none_meets(&p, dir);
+    if (rc == 0 && p.chosen < 0) {
+        plan_print_none(&p, dir);
+        rc = 1;
+    }
     if ((rc == 0 || rc == 1) && json && cli_print_file(dir, "plan.json"))
         rc = 73;
     plan_free(&p);

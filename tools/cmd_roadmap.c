@@ -341,27 +341,6 @@ static int settle_site(const struct roadmap *r)
     return -1;
 }
 
-static void print_summary(const struct roadmap *r, const char *dir)
-{
-    if (!r->found) {
-        fprintf(stderr, "fleetsim: %s: no roadmap of up to %d nodes of each type meets the SLOs in every month; "
-                        "wrote %s/roadmap.json with \"total_cost_usd\": null\n", r->p.path, r->p.max_nodes, dir);
-        return;
-    }
-    if (r->p.quiet)
-        return;
-    fprintf(stderr, "  total      %.2f USD over %d months\n", r->total, r->months);
-    if (r->static_found)
-        fprintf(stderr, "  static     best single fleet (%s) %.2f USD: the roadmap is %.2f USD (%.1f %%) below\n",
-                rm_source_names[r->static_source], r->static_total, r->static_total - r->total,
-                100 * (r->static_total - r->total) / r->static_total);
-    else
-        fputs("  static     no single fleet meets the SLOs in every month\n", stderr);
-    fprintf(stderr, "  search     %zu simulations; every fleet in every month would be %zu\n", r->simulations,
-            (size_t)r->npaths * (size_t)r->months * (r->nstates - 1) * (size_t)r->p.nseeds);
-    fprintf(stderr, "  wrote      %s/{roadmap.json,roadmap.md,month-1..%d.json}\n", dir, r->months);
-}
-
 int cmd_roadmap(int argc, char **argv)
 {
     static struct roadmap r; /* large; one per process */
@@ -413,7 +392,7 @@ int cmd_roadmap(int argc, char **argv)
     if (rc == 0)
         rc = roadmap_write(&r, a.dir, &err);
     if (rc == 0)
-        print_summary(&r, a.dir);
+        roadmap_print(&r, a.dir);
     if (rc == 0 && !r.found)
         rc = 1;
     if ((rc == 0 || rc == 1) && a.json && cli_print_file(a.dir, "roadmap.json"))

@@ -1,14 +1,13 @@
 /* cmd_serve.c - `fleetsim serve`: the scheduling core as a Kubernetes
- * scheduler extender (serve/extender.h) over HTTP (serve/http.h). */
+ * scheduler extender (serve/extender.h) over HTTP (serve/http.h); this file
+ * reads the options and serve/serve.c runs it. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/signals.h"
-#include "../serve/http.h"
-#include "../io/readers.h"
+#include "../serve/serve.h"
 #include "cli.h"
 
 #define SERVE_DEFAULT_LISTEN "127.0.0.1:8888"
@@ -101,14 +100,6 @@ static int parse_count(const char *opt, const char *arg, unsigned long lo, unsig
     return 0;
 }
 
-static void ready(const char *host, int port, void *ctx)
-{
-    const struct extender_options *eo = ctx;
-    bool v6 = strchr(host, ':') != NULL;
-    fprintf(stderr, "fleetsim serve: listening on http://%s%s%s:%d (policy %s, %zu pods in the workload)\n",
-            v6 ? "[" : "", host, v6 ? "]" : "", port, eo->policy->name, eo->nworkload);
-}
-
 struct serve_args {
     const char *listen, *policy, *workload, *format, *catalog, *log;
     unsigned long seed, max_body, timeout, max_conns;
@@ -183,42 +174,8 @@ int cmd_serve(int argc, char **argv)
         return 64;
     }
     struct fs_err err = {0};
-    struct gpu_catalog *cat = NULL;
-    struct workload wl;
-    struct extender *x = NULL;
-    FILE *log = NULL;
-    workload_init(&wl);
-    rc = gpu_catalog_load(a.catalog ? a.catalog : cli_default_catalog(), &cat, &err);
-    if (!rc && a.workload)
-        rc = rd->read(a.workload, NULL, cat, &wl, NULL, &err);
-    if (!rc && a.log && !(log = fopen(a.log, "w")))
-        rc = fs_fail(&err, FS_ECANTCREAT, "%s: cannot create", a.log);
-    if (!rc && fs_signals_install())
-        rc = fs_fail(&err, FS_EINTERNAL, "serve: cannot catch SIGINT and SIGTERM");
-    if (rc)
-        goto done;
-    struct extender_options eo = {.cat = cat, .policy = p, .workload = wl.jobs,
-                                  .nworkload = wl.n, .seed = a.seed};
-    x = extender_new(&eo);
-    so.log = log;
-    so.ready = a.quiet ? NULL : ready;
-    so.ready_ctx = &eo;
-    if ((rc = serve_run(x, &so, &err)))
-        goto done;
-    if (!a.quiet) {
-        const struct extender_stats *st = extender_stats(x);
-        unsigned long long calls = 0;
-        for (int o = 0; o < EXT_NOUTCOMES; o++)
-            calls += st->outcomes[o];
-        fprintf(stderr, "fleetsim serve: %s: stopped after %llu extender calls (%lld pods decided, "
-                        "%lld nodes known)\n", fs_signal_name(fs_interrupted()), calls,
-                (long long)st->pods, (long long)st->nodes);
-    }
-done:
-    extender_free(x);
-    if (log)
-        fclose(log);
-    workload_free(&wl);
-    gpu_catalog_free(cat);
+    struct serve_extender_spec spec = {.catalog = a.catalog ? a.catalog : cli_default_catalog(), .workload = a.workload,
+                                       .log = a.log, .policy = p, .format = rd, .seed = a.seed, .quiet = a.quiet};
+    rc = serve_extender(&spec, &so, &err);
     return rc ? cli_fail(&err) : 0;
 }

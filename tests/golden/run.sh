@@ -29,8 +29,8 @@ check() { # name, command status
     fi
 }
 
-# Every shipped policy, as `fleetsim run --help` lists them.
-policies=$("$fleetsim" run --help | awk -F': ' '/override the scenario.s policy:/ { print $2 }')
+# Every shipped policy and alias, as `fleetsim run --help` lists them.
+policies=$("$fleetsim" run --help | awk -F': ' '/override the scenario.s policy:|or an alias: / { print $NF }')
 [ "$(echo $policies | wc -w)" -ge 18 ] || check "run --help lists the policies (got: $policies)" 1
 for policy in $policies; do
     want=tests/golden/small-$policy
