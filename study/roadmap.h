@@ -141,6 +141,31 @@ int roadmap_write(const struct roadmap *r, const char *dir, struct fs_err *err);
 
 void roadmap_free(struct roadmap *r);
 
+/* --- the command line's values (study/roadmap_args.c) ------------------------ */
+
+/* The options as given, before they are checked against each other. */
+struct roadmap_args {
+    const char *types, *slos, *sources, *growth, *power, *racks, *budget, *dir, *paths;
+    char *seeds;
+    double lead;
+    bool json;
+};
+
+/* A comma-separated list of numbers in [lo, hi] for option opt.  OUT
+ * v[*n] (at most max).  RET: 0 or FS_EUSAGE with err set. */
+int rm_parse_list(const char *opt, const char *arg, double lo, double hi, double *v, int *n, int max,
+                  struct fs_err *err);
+
+/* The horizon, the demand month by month (one growth rate, one a month,
+ * or growth paths), the sources allowed and the monthly limits from a,
+ * into r, checked against each other.  RET: 0 or FS_EUSAGE with err set. */
+int roadmap_settle(struct roadmap *r, const struct roadmap_args *a, struct fs_err *err);
+
+/* Checks that need the planned types (after plan_load): a month whose
+ * power or rack space hosts no node while the cloud is not allowed.
+ * RET: 0 or FS_EUSAGE with err set. */
+int roadmap_settle_site(const struct roadmap *r, struct fs_err *err);
+
 /* The summary on stderr: the total, the best single fleet's, the search's
  * work, the files in dir; or, with no roadmap found, why (also when quiet). */
 void roadmap_print(const struct roadmap *r, const char *dir);

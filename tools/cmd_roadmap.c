@@ -65,55 +65,6 @@ static int usage(int code)
     return code;
 }
 
-/* "fleetsim: roadmap: MESSAGE" on stderr.  RET: 64. */
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("fleetsim: roadmap: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 64;
-}
-
-/* A comma-separated list of numbers in [lo, hi].  OUT v[*n] (at most max).
- * RET: 0 or 64. */
-static int parse_list(const char *opt, const char *arg, double lo, double hi, double *v, int *n, int max)
-{
-    *n = 0;
-    const char *s = arg;
-    for (;;) {
-        char *end;
-        errno = 0;
-        double x = strtod(s, &end);
-        if (errno || end == s || (*end && *end != ',') || !isfinite(x))
-            return bad("%s: \"%s\" is not a number or a list of numbers", opt, arg);
-        if (x < lo || x > hi)
-            return bad("%s: %g is out of range [%g, %g]", opt, x, lo, hi);
-        if (*n == max)
-            return bad("%s: more than %d values", opt, max);
-        v[(*n)++] = x;
-        if (!*end)
-            return 0;
-        s = end + 1;
-    }
-}
-
-/* A per-month limit: one value for every month, or one a month. */
-static int month_values(const char *opt, const char *arg, int months, double *v)
-{
-    double x[RM_MAX_MONTHS];
-    int n;
-    if (parse_list(opt, arg, 1e-9, 1e15, x, &n, RM_MAX_MONTHS))
-        return 64;
-    if (n != 1 && n != months)
-        return bad("%s: %d values for %d months (give one, or one a month)", opt, n, months);
-    for (int m = 0; m < months; m++)
-        v[m] = x[n == 1 ? 0 : m];
-    return 0;
-}
-
 const struct option roadmap_opts[] = {
     {"months", required_argument, NULL, 'm'},   {"growth", required_argument, NULL, 'g'},
     {"lead-months", required_argument, NULL, 'L'}, {"sources", required_argument, NULL, 'W'},
@@ -128,37 +79,41 @@ const struct option roadmap_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-struct args {
-    const char *types, *slos, *sources, *growth, *power, *racks, *budget, *dir, *paths;
-    char *seeds;
-    double lead;
-    bool json;
-};
+/* A whole number in [lo, hi] for opt.  RET: 0, or 64 with the message
+ * printed. */
+static int whole(const char *opt, const char *arg, double lo, double hi, double *v)
+{
+    struct fs_err err = {0};
+    int n;
+    if (rm_parse_list(opt, arg, lo, hi, v, &n, 1, &err) == 0 && *v != floor(*v))
+        fs_fail(&err, FS_EUSAGE, "roadmap: %s: \"%s\" is not a whole number", opt, arg);
+    return err.code ? cli_fail(&err) : 0;
+}
 
-static int parse_args(int argc, char **argv, struct roadmap *r, struct args *a)
+static int parse_args(int argc, char **argv, struct roadmap *r, struct roadmap_args *a)
 {
     const struct option *opts = roadmap_opts;
     double v;
-    int c, n;
+    int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":m:g:L:t:n:S:P:R:U:s:j:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'm':
-            if (parse_list("--months", optarg, 1, RM_MAX_MONTHS, &v, &n, 1) || v != floor(v))
-                return v != floor(v) ? bad("--months: \"%s\" is not a whole number", optarg) : 64;
+            if (whole("--months", optarg, 1, RM_MAX_MONTHS, &v))
+                return 64;
             r->months = (int)v;
             break;
         case 'g': a->growth = optarg; break;
         case 'K': a->paths = optarg; break;
         case 'L':
-            if (parse_list("--lead-months", optarg, 0, RM_MAX_MONTHS, &a->lead, &n, 1) || a->lead != floor(a->lead))
-                return a->lead != floor(a->lead) ? bad("--lead-months: \"%s\" is not a whole number", optarg) : 64;
+            if (whole("--lead-months", optarg, 0, RM_MAX_MONTHS, &a->lead))
+                return 64;
             break;
         case 'W': a->sources = optarg; break;
         case 't': a->types = optarg; break;
         case 'n':
-            if (parse_list("--max-nodes", optarg, 1, PLAN_MAX_NODES, &v, &n, 1) || v != floor(v))
-                return v != floor(v) ? bad("--max-nodes: \"%s\" is not a whole number", optarg) : 64;
+            if (whole("--max-nodes", optarg, 1, PLAN_MAX_NODES, &v))
+                return 64;
             r->p.max_nodes = (int)v;
             break;
         case 'S': a->slos = optarg; break;
@@ -197,150 +152,6 @@ static int parse_args(int argc, char **argv, struct roadmap *r, struct args *a)
     return -1;
 }
 
-/* --scenarios NAME=R,...: growth paths, each a monthly rate (a bare R is
- * named by itself); month m's demand on a path is (1 + R)^(m-1), and the
- * demand the month files carry is the highest path's.  RET: 0 or 64. */
-static int parse_paths(struct roadmap *r, const char *arg, bool growth)
-{
-    if (growth)
-        return bad("contradictory options: --growth and --scenarios both give the growth (use one)");
-    char *list = xstrdup(arg), *save = NULL;
-    int rc = 0, n = 0;
-    for (char *s = strtok_r(list, ",", &save); rc == 0 && s; s = strtok_r(NULL, ",", &save)) {
-        if (n == RM_MAX_PATHS) {
-            rc = bad("--scenarios: at most %d growth paths", RM_MAX_PATHS);
-            break;
-        }
-        char *eq = strchr(s, '='), *num = eq ? eq + 1 : s, *end;
-        snprintf(r->pname[n], sizeof r->pname[n], "%.*s", eq ? (int)(eq - s) : (int)strlen(s), s);
-        errno = 0;
-        double v = strtod(num, &end);
-        if (errno || end == num || *end || !isfinite(v) || v > 1e3 || (eq && eq == s))
-            rc = bad("--scenarios: \"%s\": expected NAME=RATE or RATE (a monthly growth, 0.1 = +10 %%)", s);
-        else if (v <= -1)
-            rc = bad("--scenarios: %g is a fall of %g %%: demand can fall by less than 100 %% a month", v, -100 * v);
-        for (int k = 0; rc == 0 && k < n; k++)
-            if (strcmp(r->pname[k], r->pname[n]) == 0)
-                rc = bad("--scenarios: \"%s\" given twice", r->pname[n]);
-        if (rc)
-            break;
-        r->prate[n] = v;
-        for (int m = 0; m < r->months; m++)
-            r->pdemand[n][m] = m ? r->pdemand[n][m - 1] * (1 + v) : 1;
-        n++;
-    }
-    free(list);
-    if (rc == 0 && n < 2)
-        rc = bad("--scenarios: give at least two growth paths (one is --growth)");
-    if (rc)
-        return rc;
-    r->npaths = n;
-    for (int m = 0; m < r->months; m++) {
-        r->demand[m] = 0;
-        for (int k = 0; k < n; k++) {
-            if (!(r->pdemand[k][m] > 1e-6 && r->pdemand[k][m] < 1e6))
-                return bad("--scenarios: month %d's demand on %s is x %g the scenario's, outside [1e-6, 1e6]", m + 1,
-                           r->pname[k], r->pdemand[k][m]);
-            r->demand[m] = fmax(r->demand[m], r->pdemand[k][m]);
-        }
-    }
-    return 0;
-}
-
-/* The horizon, the demand and the constraints, checked against each
- * other before anything is simulated.  RET: -1 to go on, or 64. */
-static int settle(struct roadmap *r, const struct args *a)
-{
-    if (r->months == 0)
-        return bad("--months M is required (the horizon, 1..%d months)", RM_MAX_MONTHS);
-    int M = r->months;
-    r->lead = (int)a->lead;
-    if (r->lead > M)
-        return bad("--lead-months: a lead time of %d months is longer than the %d-month horizon: "
-                   "nothing ordered would arrive", r->lead, M);
-    if (a->growth) {
-        if (parse_list("--growth", a->growth, -1e300, 1e3, r->rate, &r->nrates, RM_MAX_MONTHS))
-            return 64;
-        for (int i = 0; i < r->nrates; i++)
-            if (r->rate[i] <= -1)
-                return bad("--growth: %g is a fall of %g %%: demand can fall by less than 100 %% a month",
-                           r->rate[i], -100 * r->rate[i]);
-        if (r->nrates > 1 && r->nrates != M - 1 && r->nrates != M)
-            return bad("--growth: %d rates for %d months (give one, M-1 = %d from month to month, or M = %d)",
-                       r->nrates, M, M - 1, M);
-    } else {
-        r->nrates = 1;
-        r->rate[0] = 0;
-    }
-    bool first = r->nrates == M && M > 1;
-    r->demand[0] = first ? 1 + r->rate[0] : 1;
-    for (int m = 1; m < M; m++)
-        r->demand[m] = r->demand[m - 1] * (1 + r->rate[r->nrates == 1 ? 0 : first ? m : m - 1]);
-    for (int m = 0; m < M; m++)
-        if (!(r->demand[m] > 1e-6 && r->demand[m] < 1e6))
-            return bad("--growth: month %d's demand is x %g the scenario's, outside [1e-6, 1e6]", m + 1,
-                       r->demand[m]);
-    r->npaths = 1;
-    memcpy(r->pdemand[0], r->demand, sizeof r->demand);
-    r->prate[0] = r->rate[0];
-    if (a->paths && parse_paths(r, a->paths, a->growth != NULL))
-        return 64;
-    if (a->sources) {
-        char *list = xstrdup(a->sources), *save = NULL;
-        int rc = 0;
-        for (char *s = strtok_r(list, ",", &save); rc == 0 && s; s = strtok_r(NULL, ",", &save)) {
-            int k = 0;
-            while (k < RM_SOURCES && strcmp(rm_source_names[k], s) != 0)
-                k++;
-            if (k == RM_SOURCES)
-                rc = bad("--sources: unknown source \"%s\" (owned, leased, cloud)", s);
-            else if (r->allow[k])
-                rc = bad("--sources: \"%s\" given twice", s);
-            else
-                r->allow[k] = true;
-        }
-        free(list);
-        if (rc)
-            return rc;
-    } else {
-        for (int s = 0; s < RM_SOURCES; s++)
-            r->allow[s] = true;
-    }
-    if (a->power && month_values("--power-kw", a->power, M, r->power_kw))
-        return 64;
-    if (a->racks && month_values("--rack-nodes", a->racks, M, r->racks))
-        return 64;
-    if (a->budget && month_values("--budget", a->budget, M, r->budget))
-        return 64;
-    for (int m = 0; m < M; m++)
-        if (r->racks[m] > 0 && r->racks[m] != floor(r->racks[m]))
-            return bad("--rack-nodes: %g is not a whole number of nodes", r->racks[m]);
-    if (!r->allow[RM_LEASED] && !r->allow[RM_CLOUD] && r->lead > 0)
-        return bad("contradictory constraints: with --sources owned only and a lead time of %d month%s, month 1 "
-                   "can have no node at all", r->lead, r->lead == 1 ? "" : "s");
-    return -1;
-}
-
-/* Checks that need the planned types: a facility that can host no node,
- * with the cloud not allowed.  RET: -1 or 64. */
-static int settle_site(const struct roadmap *r)
-{
-    if (r->allow[RM_CLOUD])
-        return -1;
-    double smallest = HUGE_VAL;
-    for (int t = 0; t < r->p.ntypes; t++)
-        smallest = fmin(smallest, r->p.types[t].node_kw);
-    for (int m = 0; m < r->months; m++) {
-        if (r->power_kw[m] > 0 && r->power_kw[m] < smallest)
-            return bad("contradictory constraints: month %d's --power-kw %g is below one node's %.2f kW and the "
-                       "cloud is not among --sources", m + 1, r->power_kw[m], smallest);
-        if (r->racks[m] > 0 && r->racks[m] < 1)
-            return bad("contradictory constraints: month %d has no rack space and the cloud is not among --sources",
-                       m + 1);
-    }
-    return -1;
-}
-
 int cmd_roadmap(int argc, char **argv)
 {
     static struct roadmap r; /* large; one per process */
@@ -351,22 +162,21 @@ int cmd_roadmap(int argc, char **argv)
     r.p.nbill = RM_SOURCES;
     for (int s = 0; s < RM_SOURCES; s++)
         r.p.bill[s] = (enum cost_billing)s;
-    struct args a = {.lead = 1};
+    struct roadmap_args a = {.lead = 1};
     int rc = parse_args(argc, argv, &r, &a);
     if (rc >= 0)
         return rc;
-    if ((rc = settle(&r, &a)) >= 0)
-        return rc;
     struct fs_err err = {0};
+    if (roadmap_settle(&r, &a, &err))
+        return cli_fail(&err);
     if (plan_parse_slos(&r.p, a.slos ? a.slos : "wait_p95_s<=3600", &err))
         return cli_fail(&err);
     if (a.seeds && (rc = cli_parse_seeds("--seeds", a.seeds, r.p.seeds, PLAN_MAX_SEEDS, &r.p.nseeds)))
         return rc;
     rc = plan_load(&r.p, a.types, &err);
-    int site = rc == 0 ? settle_site(&r) : -1;
-    if (site >= 0) {
+    if (rc == 0 && roadmap_settle_site(&r, &err)) {
         roadmap_free(&r);
-        return site;
+        return cli_fail(&err);
     }
     if (rc == 0)
         rc = roadmap_setup(&r, &err);
