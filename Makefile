@@ -141,6 +141,7 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS) $(MAN_STAMP) $(COMPLETION)
 	FLEETSIM=$(FLEETSIM) tests/serve/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/exec/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/backfill/run.sh || fail=1; \
+	FLEETSIM=$(FLEETSIM) tests/latency/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) MAN_BUILD_DIR=$(BUILD)/man COMPLETION_BUILD_DIR=$(BUILD)/completion tests/cli/run.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/cli/docs.sh || fail=1; \
 	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \

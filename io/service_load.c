@@ -274,7 +274,7 @@ static int load_allowed(struct ctx *c, const cJSON *arr, const char *path, uint6
 static int load_options(struct ctx *c, const cJSON *o, const char *path, struct service_spec *sp)
 {
     static const char *const req_keys[] = {"prompt_tokens", "output_tokens", NULL};
-    static const char *const slo_keys[] = {"latency_s", "tpot_s", NULL};
+    static const char *const slo_keys[] = {"latency_s", "tpot_s", "ttft_s", "ttft_percentile", NULL};
     const char *prio = NULL;
     const cJSON *allowed = NULL, *req = NULL, *slo = NULL;
     char p[80];
@@ -299,7 +299,10 @@ static int load_options(struct ctx *c, const cJSON *o, const char *path, struct 
     snprintf(p, sizeof p, "%s.slo", path);
     if (slo && ((rc = json_check_keys(slo, slo_keys, c->file, p, c->err)) ||
                 (rc = json_number(slo, "latency_s", false, 1e-6, 1e6, &sp->slo_latency_s, c->file, p, c->err)) ||
-                (rc = json_number(slo, "tpot_s", false, 0, 1e6, &sp->tpot_target_s, c->file, p, c->err))))
+                (rc = json_number(slo, "tpot_s", false, 0, 1e6, &sp->tpot_target_s, c->file, p, c->err)) ||
+                (rc = json_number(slo, "ttft_s", false, 0, 1e6, &sp->ttft_target_s, c->file, p, c->err)) ||
+                (rc = json_number(slo, "ttft_percentile", false, 1, 99.99, &sp->ttft_percentile, c->file, p,
+                                  c->err))))
         return rc;
     return 0;
 }
@@ -318,6 +321,8 @@ static int load_one(struct ctx *c, const cJSON *o, const char *path, struct serv
     sp->prompt_tokens = SERVICE_PROMPT_TOKENS;
     sp->output_tokens = SERVICE_OUTPUT_TOKENS;
     sp->tpot_target_s = -1; /* by priority when the spec gives none */
+    sp->ttft_target_s = -1;
+    sp->ttft_percentile = SERVICE_TTFT_PERCENTILE;
     if ((rc = json_check_keys(o, keys, c->file, path, c->err)) ||
         (rc = json_string(o, "name", true, &name, c->file, path, c->err)) ||
         (rc = copy_name(c, path, "name", name, sp->name)) ||
@@ -331,6 +336,8 @@ static int load_one(struct ctx *c, const cJSON *o, const char *path, struct serv
     sp->params = params_b * 1e9;
     if (sp->tpot_target_s < 0)
         sp->tpot_target_s = sp->priority == SERVICE_LATENCY ? SERVICE_TPOT_LATENCY_S : SERVICE_TPOT_STANDARD_S;
+    if (sp->ttft_target_s < 0)
+        sp->ttft_target_s = sp->priority == SERVICE_LATENCY ? SERVICE_TTFT_LATENCY_S : SERVICE_TTFT_STANDARD_S;
     snprintf(p, sizeof p, "%s.autoscaler", path);
     if ((rc = load_autoscaler(c, as, p, &sp->as)))
         return rc;

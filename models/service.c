@@ -5,6 +5,7 @@
 #include "service.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "memory.h"
@@ -192,17 +193,42 @@ double service_attainment(const struct service_state *st)
     return st->demand_tokens > 0 ? st->served_tokens / st->demand_tokens : 1.0;
 }
 
-double service_queue_wait_s(double lambda_req_s, double mu_req_s_per_server, int servers)
+/* The Erlang C probability of waiting, for a stable queue (lambda < c mu). */
+static double erlang_c(double lambda, double mu, int servers)
 {
-    if (!(lambda_req_s >= 0))
-        return NAN;
-    if (servers < 1 || !(mu_req_s_per_server > 0) || lambda_req_s >= servers * mu_req_s_per_server)
-        return INFINITY;
-    double a = lambda_req_s / mu_req_s_per_server, b = 1;
+    double a = lambda / mu, b = 1;
     for (int k = 1; k <= servers && b > 0; k++)
         b = a * b / (k + a * b); /* once B underflows to 0 it stays 0 */
-    double c = servers * b / (servers - a * (1 - b));
-    return c / (servers * mu_req_s_per_server - lambda_req_s);
+    return servers * b / (servers - a * (1 - b));
+}
+
+/* NAN, INFINITY, or 0 when the queue is stable and the inputs good. */
+static double unstable(double lambda, double mu, int servers)
+{
+    if (!(lambda >= 0))
+        return NAN;
+    if (servers < 1 || !(mu > 0) || lambda >= servers * mu)
+        return INFINITY;
+    return 0;
+}
+
+double service_queue_wait_s(double lambda_req_s, double mu_req_s_per_server, int servers)
+{
+    double bad = unstable(lambda_req_s, mu_req_s_per_server, servers);
+    if (bad != 0)
+        return bad;
+    return erlang_c(lambda_req_s, mu_req_s_per_server, servers) /
+           (servers * mu_req_s_per_server - lambda_req_s);
+}
+
+double service_queue_wait_quantile_s(double lambda_req_s, double mu_req_s_per_server, int servers,
+                                     double p)
+{
+    double bad = unstable(lambda_req_s, mu_req_s_per_server, servers);
+    if (bad != 0)
+        return bad;
+    double c = erlang_c(lambda_req_s, mu_req_s_per_server, servers);
+    return c <= 1 - p ? 0 : log(c / (1 - p)) / (servers * mu_req_s_per_server - lambda_req_s);
 }
 
 double service_latency_s(double lambda_req_s, double mu_req_s_per_server, int servers)
@@ -232,4 +258,42 @@ double service_wait_s(const struct service_spec *sp, double demand_tokens_s,
     double lambda, mu;
     pooled(sp, demand_tokens_s, capacity_tokens_s, slots, &lambda, &mu);
     return slots < 1 || !(mu > 0) ? INFINITY : service_queue_wait_s(lambda, mu, slots);
+}
+
+double service_ttft_s(const struct service_spec *sp, double demand_tokens_s,
+                      double capacity_tokens_s, int slots, double ttft0_s)
+{
+    double lambda, mu;
+    pooled(sp, demand_tokens_s, capacity_tokens_s, slots, &lambda, &mu);
+    if (slots < 1 || !(mu > 0))
+        return INFINITY;
+    return service_queue_wait_quantile_s(lambda, mu, slots, sp->ttft_percentile / 100) + ttft0_s;
+}
+
+bool service_latency_met(const struct service_spec *sp, double demand_tokens_s,
+                         double capacity_tokens_s, int slots, double ttft0_s)
+{
+    if (slots < 1 || !(demand_tokens_s < capacity_tokens_s))
+        return false; /* nothing ready, or an unstable queue */
+    if (sp->ttft_target_s > 0 &&
+        !(service_ttft_s(sp, demand_tokens_s, capacity_tokens_s, slots, ttft0_s) <= sp->ttft_target_s))
+        return false;
+    if (sp->tpot_target_s > 0 && !(slots / capacity_tokens_s <= sp->tpot_target_s * (1 + 1e-9)))
+        return false;
+    return !(sp->slo_latency_s > 0) ||
+           service_response_s(sp, demand_tokens_s, capacity_tokens_s, slots) <= sp->slo_latency_s;
+}
+
+void service_objective_str(char *buf, size_t size, const struct service_spec *sp)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    if (sp->ttft_target_s > 0)
+        n += (size_t)snprintf(buf + n, size - n, "p%g TTFT <= %g s", sp->ttft_percentile, sp->ttft_target_s);
+    if (sp->tpot_target_s > 0 && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%sTPOT <= %g s", n ? ", " : "", sp->tpot_target_s);
+    if (sp->slo_latency_s > 0 && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%smean latency <= %g s", n ? ", " : "", sp->slo_latency_s);
+    if (n == 0)
+        snprintf(buf, size, "stable queue");
 }

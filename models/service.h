@@ -76,6 +76,36 @@
  * the replica's ttft_s.  With fixed mu this is conservative: a batch that
  * is not full decodes faster.
  *
+ * Latency objective (`$.services[i].slo`): a service's latency is met in a
+ * stretch of time when every target it has holds there:
+ *   - TTFT: the ttft_percentile-th percentile of the time to first token,
+ *     the M/M/c wait's quantile plus the replicas' ttft_s, at most
+ *     ttft_target_s.  The wait of M/M/c is 0 with probability 1 - C and
+ *     exponential with rate c mu - lambda with probability C (C the
+ *     Erlang C probability above), so P(wait > t) = C e^{-(c mu - lambda)
+ *     t} and its p-quantile is ln(C / (1 - p)) / (c mu - lambda) when C >
+ *     1 - p, else 0.  The replicas' ttft_s is their slot-weighted mean (a
+ *     request is as likely to get any slot); one type: exactly its ttft_s.
+ *     Defaults SERVICE_TTFT_LATENCY_S = 450 ms and SERVICE_TTFT_STANDARD_S
+ *     = 2 s at the 99th percentile, MLPerf Inference's TTFT limits for
+ *     Llama-2-70B (Interactive and Server), which are 99th percentiles.
+ *   - TPOT: the pool's time per output token at its operating point,
+ *     slots / capacity (one replica: batch / tokens_s), at most
+ *     tpot_target_s (1e-9 relative slack for rounding: the batch was
+ *     chosen to meet it).  Every request decodes at that step time in the
+ *     model (a batch that is not full decodes faster; fixed mu ignores it,
+ *     so this is an upper bound), so its percentiles are this value.
+ *   - mean response time (service_response_s) at most slo_latency_s.
+ * Load degrades it in two ways: as demand approaches capacity the queue's
+ * C rises towards 1 and c mu - lambda falls towards 0, so the TTFT
+ * percentile grows without bound; at demand >= capacity (and with no ready
+ * replica) the queue is unstable and no target is met.  A service with no
+ * target at all (ttft_s 0, tpot_s 0, no latency_s) meets it whenever its
+ * queue is stable.  The engine evaluates it on every stretch where demand
+ * and the ready replicas are constant (sim/service_run.h):
+ * latency_attainment = time met / time with demand, and the tokens served
+ * within it are those served while it is met.
+ *
  * Autoscaler (Kubernetes HPA semantics, kubernetes.io "Horizontal Pod
  * Autoscaling": desiredReplicas = ceil(currentMetric / target); the
  * stabilization window of a direction picks the most conservative
@@ -106,6 +136,9 @@
 #define SERVICE_BYTES_PER_PARAM 2.0  /* BF16 weights */
 #define SERVICE_TPOT_LATENCY_S 0.04  /* MLPerf Llama-2-70B Interactive TPOT limit */
 #define SERVICE_TPOT_STANDARD_S 0.2  /* MLPerf Llama-2-70B Server TPOT limit */
+#define SERVICE_TTFT_LATENCY_S 0.45  /* MLPerf Llama-2-70B Interactive TTFT limit (p99) */
+#define SERVICE_TTFT_STANDARD_S 2.0  /* MLPerf Llama-2-70B Server TTFT limit (p99) */
+#define SERVICE_TTFT_PERCENTILE 99.0 /* the percentile those limits are at */
 #define SERVICE_PROMPT_TOKENS 1155.0 /* per request, Azure conv 2023 mean */
 #define SERVICE_OUTPUT_TOKENS 211.0  /* per request, Azure conv 2023 mean */
 #define SERVICE_MAX_GPUS 8           /* a replica is 1, 2, 4 or 8 GPUs */
@@ -158,6 +191,8 @@ struct service_spec {
     double slo_latency_s;         /* mean response time target; 0 = none */
     double tpot_target_s;         /* per-token latency target bounding the batch;
                                      0 = none (the batch memory allows) */
+    double ttft_target_s;         /* TTFT target at ttft_percentile; 0 = none */
+    double ttft_percentile;       /* (0, 100) */
 };
 
 /* Load a scenario's "services" array.  arr may be NULL (no services: *out
@@ -257,5 +292,25 @@ double service_response_s(const struct service_spec *sp, double demand_tokens_s,
                           double capacity_tokens_s, int slots);
 double service_wait_s(const struct service_spec *sp, double demand_tokens_s,
                       double capacity_tokens_s, int slots);
+
+/* M/M/c wait quantile, seconds: the smallest t with P(wait > t) <= 1 - p,
+ * ln(C / (1 - p)) / (c mu - lambda), or 0 when C <= 1 - p (0 < p < 1).
+ * RET: +INFINITY when lambda >= c mu, servers < 1 or mu <= 0; NAN for a
+ * negative or NaN lambda. */
+double service_queue_wait_quantile_s(double lambda_req_s, double mu_req_s_per_server, int servers,
+                                     double p);
+/* The ttft_percentile-th percentile TTFT of sp's requests: the pooled
+ * slots' wait quantile plus ttft0_s, the ready replicas' no-queue TTFT.
+ * RET: +INFINITY where service_wait_s is. */
+double service_ttft_s(const struct service_spec *sp, double demand_tokens_s,
+                      double capacity_tokens_s, int slots, double ttft0_s);
+/* Whether sp's latency objective (above) holds at this demand (> 0) with
+ * ready replicas of capacity_tokens_s in all, `slots` batch slots in all
+ * and a no-queue TTFT of ttft0_s. */
+bool service_latency_met(const struct service_spec *sp, double demand_tokens_s,
+                         double capacity_tokens_s, int slots, double ttft0_s);
+/* sp's latency objective in words ("p99 TTFT <= 0.45 s, TPOT <= 0.04 s"),
+ * "stable queue" when it has no target; into buf. */
+void service_objective_str(char *buf, size_t size, const struct service_spec *sp);
 
 #endif

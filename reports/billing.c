@@ -49,6 +49,7 @@ static void effects(struct bill_effects *e, const struct run_result *r)
         .wait_p95_s = r->st.wait_p95,
         .jct_mean_s = r->st.jct_mean,
         .slo_attainment = r->st.slo_attainment,
+        .latency_attainment = r->st.latency_attainment,
         .lost_gpu_h = r->st.lost_gpu_h,
         .completed = r->st.completed,
         .interruptions = r->s->elastic ? r->s->elastic->interruptions : 0,

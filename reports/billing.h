@@ -47,7 +47,7 @@ extern const char *const bill_be_keys[BE_COUNT];  /* "leased_vs_cloud_elastic", 
 
 /* What the run a line was priced from did besides cost. */
 struct bill_effects {
-    double wait_p95_s, jct_mean_s, slo_attainment, lost_gpu_h;
+    double wait_p95_s, jct_mean_s, slo_attainment, latency_attainment, lost_gpu_h;
     size_t completed;
     uint64_t interruptions;       /* spot */
 };

@@ -55,6 +55,9 @@
     X(SLO, "slo_attainment", "fraction", +1, 0.001, 1e-4, +1, \
       "inference services' tokens served / demanded; 1 without services", \
       r->st.slo_attainment) \
+    X(LATENCY, "latency_attainment", "fraction", +1, 0.001, 1e-4, +1, \
+      "inference services' seconds their latency objective held / seconds with demand (each stretch of constant demand and replicas: p-th percentile TTFT from the M/M/c wait, TPOT and mean latency against the service's slo targets; models/service.h); 1 without services", \
+      r->st.latency_attainment) \
     X(JOBS_NOT_STARTED, "jobs_not_started", "jobs", -1, 0, 0, -1, \
       "submitted jobs that never started within the window", \
       (double)r->st.not_started) \

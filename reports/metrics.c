@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/signals.h"
+#include "../sim/service_run.h"
 
 static void write_header(const struct metrics *m)
 {
@@ -18,12 +19,35 @@ static void write_header(const struct metrics *m)
     for (int t = 0; t < cat->n; t++)
         if (m->capacity[t])
             fprintf(m->ts, ",power_w_%s", cat->types[t].name);
-    fprintf(m->ts, ",psu_load_max\n");
+    fprintf(m->ts, ",psu_load_max");
+    for (int k = 0; k < m->sc->nservices; k++) {
+        const char *n = m->sc->services[k].name;
+        fprintf(m->ts, ",svc_demand_%s,svc_capacity_%s,svc_slots_%s,svc_active_s_%s,svc_met_s_%s,svc_within_%s",
+                n, n, n, n, n, n);
+    }
+    fputc('\n', m->ts);
+}
+
+/* Each service's row ending at end (sim/service_run.h): taken whether or
+ * not there is a timeseries, written when there is. */
+static void service_columns(const struct metrics *m, struct sim *s, fs_time end, double width_s)
+{
+    for (int k = 0; k < m->sc->nservices; k++) {
+        struct svc_row r;
+        svc_row_take(s, k, end, &r);
+        if (m->ts)
+            fprintf(m->ts, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.3f", r.demand_tokens / width_s, r.capacity_s / width_s,
+                    r.slots_s / width_s, r.demand_s, r.met_s, r.within_tokens);
+    }
 }
 
 /* One row: the means over [bucket_start, end). */
-static void write_row(const struct metrics *m, fs_time end)
+static void write_row(const struct metrics *m, struct sim *s, fs_time end)
 {
+    if (!m->ts) {
+        service_columns(m, s, end, 0);
+        return;
+    }
     const struct gpu_catalog *cat = m->sc->cat;
     double width = (double)(end - m->bucket_start) * GPU_MILLI;
     metrics_wide total_us = 0;
@@ -44,7 +68,9 @@ static void write_row(const struct metrics *m, fs_time end)
     for (int t = 0; t < cat->n; t++)
         if (m->capacity[t])
             fprintf(m->ts, ",%.2f", m->en.bucket_gpu_j_type[t] / (width / GPU_MILLI / (double)FS_USEC));
-    fprintf(m->ts, ",%.4f\n", m->en.bucket_psu_max);
+    fprintf(m->ts, ",%.4f", m->en.bucket_psu_max);
+    service_columns(m, s, end, fs_to_seconds(end - m->bucket_start));
+    fputc('\n', m->ts);
 }
 
 /* Add the current values over [m->last, to) to every integral. */
@@ -78,8 +104,7 @@ static void settle(struct metrics *m, struct sim *s, fs_time now)
             return;
         fs_time edge = m->bucket_start + m->width;
         accumulate(m, edge);
-        if (m->ts)
-            write_row(m, edge);
+        write_row(m, s, edge);
         m->bucket_start = edge;
         for (int t = 0; t < m->sc->cat->n; t++)
             m->bucket_alloc_us[t] = 0;
@@ -133,8 +158,8 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
             if (s->jobs[i].state == JOB_RUNNING)
                 settle_segment(m, &s->jobs[i], s->now);
         energy_finish(&m->en, s->now);
-        if (m->ts && s->now > m->bucket_start)
-            write_row(m, s->now);
+        if (s->now > m->bucket_start)
+            write_row(m, s, s->now);
         break;
     }
 }

@@ -192,18 +192,25 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
                  (unsigned long long)st->migrations, st->lost_gpu_h);
     if (s->sc->nservices) {
         doc_heading(d, 2, "Inference services");
-        char sh[7][64] = {"Service", "demand served", "mean latency (s)", "SLO met (of demand)",
-                          "down (s)", "replicas mean", "replicas max"};
-        doc_row(d, true, 7, sh);
+        char sh[9][64] = {"Service", "demand served", "latency objective", "latency SLO met (of time)",
+                          "tokens within it", "mean latency (s)", "down (s)", "replicas mean", "replicas max"};
+        doc_row(d, true, 9, sh);
         for (int k = 0; k < s->sc->nservices; k++) {
             const struct svc_run *v = &s->svc[k];
             const struct service_spec *sp = &s->sc->services[k];
-            doc_kv(d, sp->name, "%.5f | %.3f | %.4f | %.0f | %.2f | %d", service_attainment(&v->st),
+            char slo[160];
+            service_objective_str(slo, sizeof slo, sp);
+            doc_kv(d, sp->name, "%.5f | %s | %.4f | %.4f | %.3f | %.0f | %.2f | %d", service_attainment(&v->st), slo,
+                   v->demand_s > 0 ? v->met_s / v->demand_s : 1,
+                   v->demand_tokens > 0 ? v->within_tokens / v->demand_tokens : 1,
                    v->st.served_tokens > 0 ? v->latency_tokens / v->st.served_tokens : 0,
-                   v->demand_tokens > 0 && sp->slo_latency_s > 0 ? v->slo_tokens / v->demand_tokens : 1,
                    v->down_s, s->end > 0 ? v->replica_s / fs_to_seconds(s->end) : 0, v->max_running);
         }
         doc_table_end(d);
+        doc_para(d, "Latency SLO met: the share of the time with demand in which every target of the "
+                    "service's objective held, on each stretch of constant demand and ready replicas (the "
+                    "TTFT percentile from the M/M/c wait of the replicas' batch slots; docs/models.md). "
+                    "Tokens within it: of the tokens demanded, those served while it held.");
     }
     report_cost(d, s, m);
 

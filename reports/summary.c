@@ -105,6 +105,7 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->migrations = s->migrations;
     st->lost_gpu_h = s->lost_gpu_s / 3600;
     st->slo_attainment = svc_attainment(s);
+    st->latency_attainment = svc_latency_attainment(s);
     for (int k = 0; k < s->sc->nservices; k++)
         st->svc_down_s += s->svc[k].down_s;
     st->energy_kwh = m->en.wall_j * s->sc->pue / 3.6e6;
@@ -148,6 +149,24 @@ static void add_psu_node(cJSON *arr, const struct sim *s, const struct energy *e
     cJSON_AddItemToArray(arr, o);
 }
 
+/* A replica's operating point on each type of the fleet that can hold one
+ * (service_replica): what the latency objective is evaluated with. */
+static void add_replicas(cJSON *o, const struct sim *s, int k)
+{
+    cJSON *by = add_obj(o, "replica_by_type");
+    for (int t = 0; t < s->sc->cat->n; t++) {
+        const struct llm_operating *op = &s->svc[k].op[t];
+        if (!(op->tokens_s > 0) || !s->cl->types[t].max_gpus)
+            continue;
+        cJSON *x = add_obj(by, s->sc->cat->types[t].name);
+        add_num(x, "gpus", s->svc[k].gpus);
+        add_num(x, "batch", op->batch);
+        add_num(x, "tokens_s", op->tokens_s);
+        add_num(x, "ttft_s", op->ttft_s);
+        add_num(x, "tpot_s", op->tpot_s);
+    }
+}
+
 /* Per service: demand, attainment, latency, downtime, replicas. */
 static void add_services(cJSON *root, const struct sim *s)
 {
@@ -162,9 +181,16 @@ static void add_services(cJSON *root, const struct sim *s)
         add_num(o, "served_tokens", r->st.served_tokens);
         add_num(o, "attainment", service_attainment(&r->st));
         add_num(o, "mean_latency_s", r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0);
-        add_num(o, "slo_latency_s", sp->slo_latency_s);
-        add_num(o, "slo_met_fraction", r->demand_tokens > 0 && sp->slo_latency_s > 0
-                                            ? r->slo_tokens / r->demand_tokens : 1);
+        cJSON *slo = add_obj(o, "slo");
+        add_num(slo, "ttft_s", sp->ttft_target_s);
+        add_num(slo, "ttft_percentile", sp->ttft_percentile);
+        add_num(slo, "tpot_s", sp->tpot_target_s);
+        add_num(slo, "latency_s", sp->slo_latency_s);
+        add_num(o, "latency_attainment", r->demand_s > 0 ? r->met_s / r->demand_s : 1);
+        add_num(o, "demand_s", r->demand_s);
+        add_num(o, "latency_met_s", r->met_s);
+        add_num(o, "tokens_within_slo", r->within_tokens);
+        add_replicas(o, s, k);
         add_num(o, "short_s", r->st.short_s);
         add_num(o, "downtime_s", r->down_s);
         add_num(o, "replicas_mean", s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0);
@@ -392,11 +418,20 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
                 st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);
     for (int k = 0; k < s->sc->nservices; k++) {
         const struct svc_run *r = &s->svc[k];
-        fprintf(f, "  service      %s: %.2f %% of demand served, mean latency %.2f s, %.0f s down, "
-                   "replicas mean %.1f max %d\n", s->sc->services[k].name, 100 * service_attainment(&r->st),
+        const struct service_spec *sp = &s->sc->services[k];
+        char slo[160];
+        service_objective_str(slo, sizeof slo, sp);
+        fprintf(f, "  service      %s: %.2f %% of demand served; latency SLO (%s) met %.2f %% of the time, "
+                   "%.2f %% of tokens served within it; mean latency %.2f s, %.0f s down, replicas mean %.1f "
+                   "max %d\n", sp->name, 100 * service_attainment(&r->st), slo,
+                100 * (r->demand_s > 0 ? r->met_s / r->demand_s : 1),
+                100 * (r->demand_tokens > 0 ? r->within_tokens / r->demand_tokens : 1),
                 r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0, r->down_s,
                 s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0, r->max_running);
     }
+    if (s->sc->nservices > 1)
+        fprintf(f, "  services     %.2f %% of demand served; latency SLOs met %.2f %% of the time\n",
+                100 * st->slo_attainment, 100 * st->latency_attainment);
     fprintf(f, "  energy       %.1f MWh at the GPUs, %.1f MWh node DC, %.1f MWh wall, %.1f MWh facility (PUE %.2f)\n",
             e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, e->wall_j * sc->pue / 3.6e9, sc->pue);
     fprintf(f, "  PSU load     peak %.0f %% of usable capacity; %llu overload events\n", 100 * peak,

@@ -36,6 +36,8 @@ struct run_stats {
     uint64_t evictions, migrations;  /* preemptions; moves for consolidation */
     double lost_gpu_h;               /* GPU-hours they cost (sim.h: sim_evict) */
     double slo_attainment;           /* services: served / demanded tokens; 1 without */
+    double latency_attainment;       /* services: time their latency objective held /
+                                        time with demand (service.h); 1 without */
     double svc_down_s;               /* services: seconds with demand and no replica ready */
     double energy_kwh;               /* facility: wall energy x PUE */
     double psu_peak;                 /* highest node PSU load, fraction of usable capacity */

@@ -31,14 +31,35 @@ static double replica_rate(const struct sim *s, const struct job *j)
 static void serve(struct sim *s, const struct job *j, int sign)
 {
     struct svc_run *r = &s->svc[j->svc - 1];
-    r->capacity += sign * replica_rate(s, j);
-    r->slots += sign * replica_op(s, j)->batch;
+    const struct llm_operating *op = replica_op(s, j);
+    r->capacity += sign * op->tokens_s;
+    r->slots += sign * op->batch;
+    r->ttft_slots += sign * op->batch * op->ttft_s;
     r->ready += sign;
 }
 
+/* The timeseries row being accounted is closed: keep it for svc_row_take
+ * and start the next. */
+static void close_row(struct svc_run *r, fs_time width)
+{
+    if (r->ndone == r->done_cap) { /* grow, unwrapping the ring */
+        size_t cap = r->done_cap ? 2 * r->done_cap : 4;
+        struct svc_row *d = xcalloc(cap, sizeof *d);
+        for (size_t i = 0; i < r->ndone; i++)
+            d[i] = r->done[(r->done_head + i) % r->done_cap];
+        free(r->done);
+        r->done = d;
+        r->done_cap = cap;
+        r->done_head = 0;
+    }
+    r->done[(r->done_head + r->ndone++) % r->done_cap] = r->row;
+    r->row = (struct svc_row){0};
+    r->row_end = r->row_end > FS_TIME_MAX - width ? FS_TIME_MAX : r->row_end + width;
+}
+
 /* Account service k from its last accounting to t: demand is piecewise
- * constant (split where it changes), capacity constant (the engine
- * accounts before every change). */
+ * constant (split where it changes, and at timeseries row ends), capacity
+ * constant (the engine accounts before every change). */
 static void account(struct sim *s, int k, fs_time t)
 {
     struct svc_run *r = &s->svc[k];
@@ -46,22 +67,51 @@ static void account(struct sim *s, int k, fs_time t)
     while (r->last < t) {
         fs_time next = service_demand_next(sp, r->last);
         fs_time to = next < t ? next : t;
+        if (r->row_end < to)
+            to = r->row_end;
         double dt = fs_to_seconds(to - r->last), demand = service_demand(sp, r->last);
         service_account(&r->st, dt, demand, r->capacity);
+        r->row.capacity_s += r->capacity * dt;
+        r->row.slots_s += r->slots * dt;
         if (demand > 0) {
             double lat = service_response_s(sp, demand, r->capacity, r->slots);
             double tokens = demand * dt;
             r->demand_tokens += tokens;
+            r->row.demand_tokens += tokens;
+            r->demand_s += dt;
+            r->row.demand_s += dt;
             if (isfinite(lat))
                 r->latency_tokens += lat * fmin(demand, r->capacity) * dt;
-            if (sp->slo_latency_s > 0 && lat <= sp->slo_latency_s)
-                r->slo_tokens += tokens;
+            if (service_latency_met(sp, demand, r->capacity, r->slots,
+                                    r->slots > 0 ? r->ttft_slots / r->slots : 0)) {
+                r->met_s += dt;
+                r->row.met_s += dt;
+                r->within_tokens += tokens; /* met: demand < capacity, all served */
+                r->row.within_tokens += tokens;
+            }
             if (r->capacity <= 0)
                 r->down_s += dt;
         }
         r->replica_s += r->running * dt;
         r->last = to;
+        if (to == r->row_end)
+            close_row(r, s->sc->ts_interval);
     }
+}
+
+void svc_row_take(struct sim *s, int k, fs_time end, struct svc_row *row)
+{
+    struct svc_run *r = &s->svc[k];
+    if (r->last < end)
+        account(s, k, end);
+    if (r->ndone == 0) { /* the last row, shorter than the interval */
+        *row = r->row;
+        r->row = (struct svc_row){0};
+        return;
+    }
+    *row = r->done[r->done_head];
+    r->done_head = (r->done_head + 1) % r->done_cap;
+    r->ndone--;
 }
 
 /* The replica slots of service k: [first, first + max_replicas). */
@@ -83,6 +133,8 @@ void svc_init(struct sim *s)
         const struct service_spec *sp = spec_of(s, k);
         int gpus = s->jobs[first_slot(s, k)].gpus;
         s->svc[k].op = xcalloc((size_t)cat->n, sizeof *s->svc[k].op);
+        s->svc[k].row_end = s->sc->ts_interval;
+        s->svc[k].gpus = gpus;
         for (int t = 0; t < cat->n; t++) {
             int need = service_replica_gpus(sp, &cat->types[t]);
             if (need > 0 && need <= gpus)
@@ -94,8 +146,10 @@ void svc_init(struct sim *s)
 
 void svc_free(struct sim *s)
 {
-    for (int k = 0; k < s->sc->nservices; k++)
+    for (int k = 0; k < s->sc->nservices; k++) {
         free(s->svc[k].op);
+        free(s->svc[k].done);
+    }
     free(s->svc);
     free(s->svc_ready);
 }
@@ -249,4 +303,14 @@ double svc_attainment(const struct sim *s)
         served += s->svc[k].st.served_tokens;
     }
     return demand > 0 ? served / demand : 1;
+}
+
+double svc_latency_attainment(const struct sim *s)
+{
+    double demand_s = 0, met_s = 0;
+    for (int k = 0; k < s->sc->nservices; k++) {
+        demand_s += s->svc[k].demand_s;
+        met_s += s->svc[k].met_s;
+    }
+    return demand_s > 0 ? met_s / demand_s : 1;
 }

@@ -14,6 +14,16 @@
 
 #include "engine.h"
 
+/* What a service did over one timeseries row (the integrals over it). */
+struct svc_row {
+    double demand_tokens;     /* output tokens demanded */
+    double capacity_s;        /* integral of the ready replicas' tokens/s */
+    double slots_s;           /* integral of their batch slots */
+    double demand_s;          /* seconds with demand */
+    double met_s;             /* of those, seconds the latency objective held */
+    double within_tokens;     /* tokens served while it held */
+};
+
 /* What a service did over the run. */
 struct svc_run {
     struct service_state st;  /* the autoscaler's state and service_account's integrals */
@@ -21,13 +31,23 @@ struct svc_run {
     struct llm_operating *op; /* per catalog type: a replica's operating point
                                  on the service's replica GPUs (service_replica),
                                  zero where the type cannot hold one */
+    int gpus;                 /* GPUs per replica */
     double capacity;          /* tokens/s of the ready replicas */
     int slots;                /* batch slots of the ready replicas */
     int ready, live;          /* replicas ready; submitted and not stopped */
     int running, max_running; /* replicas holding GPUs (starting or ready): now, the most */
     double demand_tokens;     /* the same as st.demand_tokens, kept here too */
+    double ttft_slots;        /* sum of batch x no-queue TTFT of the ready replicas */
     double latency_tokens;    /* sum of latency x tokens served: / served = mean */
-    double slo_tokens;        /* tokens demanded while the latency met the SLO */
+    double demand_s;          /* seconds with demand */
+    double met_s;             /* of those, seconds its latency objective held
+                                 (service_latency_met on each stretch where
+                                 demand and the ready replicas are constant) */
+    double within_tokens;     /* tokens served while it held */
+    struct svc_row row;       /* the timeseries row being accounted */
+    fs_time row_end;          /* where it ends */
+    struct svc_row *done;     /* rows closed and not yet taken, a FIFO */
+    size_t ndone, done_head, done_cap;
     double down_s;            /* seconds with demand and no ready replica */
     double replica_s;         /* replica-seconds holding GPUs (a queued one holds none) */
 };
@@ -41,5 +61,14 @@ void svc_end(struct sim *s);                           /* account to s->now, the
 
 /* Served / demanded tokens over every service; 1 without demand. */
 double svc_attainment(const struct sim *s);
+/* Seconds the latency objective held / seconds with demand, over every
+ * service; 1 without demand. */
+double svc_latency_attainment(const struct sim *s);
+
+/* The timeseries row of service k that ends at end, a multiple of the
+ * scenario's timeseries interval or the end of the run: accounts k up to
+ * end first when it is behind, then takes the row (rows are taken in
+ * order; the metrics collector takes each one as it writes its row). */
+void svc_row_take(struct sim *s, int k, fs_time end, struct svc_row *row);
 
 #endif

@@ -366,12 +366,12 @@ static void md_chosen(FILE *f, const struct plan *p)
                 plan_margin(p, fl, slo));
     }
     fputs("\n| seed | p95 wait (h) | mean wait (h) | utilization | PSU peak (%) | SLO attainment | "
-          "not started | USD per month |\n|---|---|---|---|---|---|---|---|\n", f);
+          "latency attainment | not started | USD per month |\n|---|---|---|---|---|---|---|---|---|\n", f);
     for (int s = 0; s < p->nseeds; s++) {
         const double *v = fl->r->m[s];
-        fprintf(f, "| %llu | %.3f | %.3f | %.4f | %.1f | %.4f | %.0f | %.2f |\n", (unsigned long long)p->seeds[s],
+        fprintf(f, "| %llu | %.3f | %.3f | %.4f | %.1f | %.4f | %.4f | %.0f | %.2f |\n", (unsigned long long)p->seeds[s],
                 v[METRIC_WAIT_P95] / 3600, v[METRIC_WAIT_MEAN] / 3600, v[METRIC_UTILIZATION], v[METRIC_PSU_PEAK], v[METRIC_SLO],
-                v[METRIC_JOBS_NOT_STARTED], fl->r->month[s][c->billing]);
+                v[METRIC_LATENCY], v[METRIC_JOBS_NOT_STARTED], fl->r->month[s][c->billing]);
     }
     fputc('\n', f);
 }

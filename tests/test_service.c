@@ -493,6 +493,55 @@ static void test_response(void)
     CU_ASSERT(isinf(service_wait_s(&s, 10, 0, 64)));
 }
 
+static void test_wait_quantile(void)
+{
+    /* M/M/1 by hand: P(wait > t) = rho e^{-(mu - lambda) t}, so the
+     * 0.99-quantile at rho = 0.9 is ln(0.9 / 0.01) / (mu - lambda). */
+    CU_ASSERT(rel_close(service_queue_wait_quantile_s(0.9, 1, 1, 0.99), log(90) / 0.1, 1e-12));
+    /* M/M/2: C = 2 rho^2 / (1 + rho), rho = lambda / (2 mu); at rho = 0.5,
+     * C = 1/3 and the median wait is 0 (C <= 0.5), the 0.9-quantile
+     * ln((1/3) / 0.1) / (2 - 1). */
+    CU_ASSERT_EQUAL(service_queue_wait_quantile_s(1, 1, 2, 0.5), 0);
+    CU_ASSERT(rel_close(service_queue_wait_quantile_s(1, 1, 2, 0.9), log(10 / 3.0), 1e-12));
+    /* The mean of the same distribution is C / (c mu - lambda). */
+    CU_ASSERT(rel_close(service_queue_wait_s(1, 1, 2), 1 / 3.0, 1e-12));
+    CU_ASSERT(isinf(service_queue_wait_quantile_s(2, 1, 2, 0.99)));
+    CU_ASSERT(isnan(service_queue_wait_quantile_s(-1, 1, 2, 0.99)));
+}
+
+static void test_latency_met(void)
+{
+    /* 64 slots at 6,400 tokens/s (TPOT 10 ms), requests of 211 tokens:
+     * TPOT met at 10 ms and not at 9 ms; the p99 TTFT grows with load and
+     * is met at light load (no wait beyond ttft0) but not near capacity;
+     * at or above capacity, and with no slot, nothing is met. */
+    struct service_spec s = spec(7);
+    s.ttft_target_s = 0.5;
+    s.ttft_percentile = 99;
+    s.tpot_target_s = 0.01;
+    CU_ASSERT(service_latency_met(&s, 1000, 6400, 64, 0.1));
+    CU_ASSERT(rel_close(service_ttft_s(&s, 1000, 6400, 64, 0.1), 0.1, 1e-12));
+    CU_ASSERT(!service_latency_met(&s, 1000, 6400, 64, 0.6)); /* ttft0 alone above */
+    s.tpot_target_s = 0.009;
+    CU_ASSERT(!service_latency_met(&s, 1000, 6400, 64, 0.1));
+    s.tpot_target_s = 0.01;
+    double lambda = 6300 / 211.0, mu = 6400 / (64 * 211.0);
+    double p99 = service_queue_wait_quantile_s(lambda, mu, 64, 0.99);
+    CU_ASSERT(p99 > 0.4);
+    CU_ASSERT(rel_close(service_ttft_s(&s, 6300, 6400, 64, 0.1), p99 + 0.1, 1e-12));
+    CU_ASSERT(!service_latency_met(&s, 6300, 6400, 64, 0.1));
+    CU_ASSERT(!service_latency_met(&s, 6400, 6400, 64, 0.1));
+    CU_ASSERT(!service_latency_met(&s, 10, 0, 0, 0.1));
+    /* No target at all: met whenever the queue is stable. */
+    s.ttft_target_s = s.tpot_target_s = s.slo_latency_s = 0;
+    CU_ASSERT(service_latency_met(&s, 6300, 6400, 64, 0.1));
+    CU_ASSERT(!service_latency_met(&s, 6400, 6400, 64, 0.1));
+    /* A mean response target alone. */
+    s.slo_latency_s = service_response_s(&s, 3000, 6400, 64) * 1.001;
+    CU_ASSERT(service_latency_met(&s, 3000, 6400, 64, 0.1));
+    CU_ASSERT(!service_latency_met(&s, 6300, 6400, 64, 0.1)); /* the wait adds more than 0.1 % */
+}
+
 int main(void)
 {
     CU_TestInfo capacity[] = {
@@ -517,6 +566,8 @@ int main(void)
         {"accounting and attainment", test_account},
         {"M/M/c by hand", test_mmc},
         {"service response time", test_response},
+        {"M/M/c wait quantiles by hand", test_wait_quantile},
+        {"latency objective: TTFT percentile, TPOT, mean", test_latency_met},
         CU_TEST_INFO_NULL};
     CU_TestInfo engine[] = {
         {"replicas reported are those holding GPUs", test_replicas_held},
