@@ -211,8 +211,8 @@ live-check: $(FLEETSIM)
 
 # The unit tests and every command on small inputs under valgrind's
 # memcheck (tests/valgrind/run.sh; each case at most VG_TIMEOUT s).  Needs
-# valgrind: tools/install-deps.sh --with-valgrind.  Not yet a CI step: no
-# full run has been timed.
+# valgrind: tools/install-deps.sh --with-valgrind.  A CI step (.ci/run);
+# what it covers and leaves out is listed in tests/valgrind/run.sh.
 valgrind: $(FLEETSIM) $(TESTS)
 	@FLEETSIM=$(FLEETSIM) TESTS="$(TESTS)" tests/valgrind/run.sh
 

@@ -88,16 +88,17 @@ static void accumulate(struct metrics *m, fs_time to)
 }
 
 /* Settle the integrals to now, closing every interval that ends by then.
- * A run that outlasts its last arrival by more than SCENARIO_MAX_TS_ROWS
+ * A run that outlasts its last arrival by more than m->max_rows
  * intervals, a row that cannot be written or a signal ends the run
  * (sim_fail, or the flag sim_run polls). */
 static void settle(struct metrics *m, struct sim *s, fs_time now)
 {
     while (now >= m->bucket_start + m->width) {
-        if (++m->rows > SCENARIO_MAX_TS_ROWS) {
-            sim_fail(s, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s makes more than %d timeseries "
+        if (++m->rows > m->max_rows) {
+            sim_fail(s, FS_EDATA, "%s: $.output.timeseries_interval_s: %g s makes more than %lld timeseries "
                      "rows before the run ends (it had reached %.6g s); give a longer interval or a horizon_s",
-                     s->sc->path, fs_to_seconds(m->width), SCENARIO_MAX_TS_ROWS, fs_to_seconds(m->bucket_start));
+                     s->sc->path, fs_to_seconds(m->width), (long long)m->max_rows,
+                     fs_to_seconds(m->bucket_start));
             return;
         }
         if (fs_poll(m->rows))
@@ -171,6 +172,7 @@ struct metrics *metrics_new(const struct sim *s, FILE *ts)
     m->sc = sc;
     m->ts = ts;
     m->width = sc->ts_interval;
+    m->max_rows = SCENARIO_MAX_TS_ROWS;
     m->ntypes = sc->cat->n;
     m->team_us = xcalloc((sc->wl.nteams + 1) * (size_t)m->ntypes, sizeof *m->team_us);
     for (int g = 0; g < sc->nfleet; g++)

@@ -36,6 +36,9 @@ struct metrics {
     /* The current timeseries interval [bucket_start, bucket_start + width). */
     fs_time bucket_start, width;
     int64_t rows;                        /* intervals closed so far */
+    int64_t max_rows;                    /* the most the run may close:
+                                            SCENARIO_MAX_TS_ROWS unless the
+                                            caller lowers it (run_spec) */
     metrics_wide bucket_alloc_us[GPU_MAX_TYPES];
     int64_t bucket_queue_us;
     int64_t capacity[GPU_MAX_TYPES];       /* GPUs per type in the fleet */

@@ -28,6 +28,8 @@ int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_er
     }
     r->s = sim_new(r->sc);
     r->m = metrics_new(r->s, spec->timeseries);
+    if (spec->timeseries_limit > 0)
+        r->m->max_rows = spec->timeseries_limit;
     sim_observe(r->s, metrics_observer(r->m));
     if (spec->timeline) { /* after the metrics: the timeline reads the power they keep */
         r->tl = timeline_new(r->s, spec->timeline, &r->m->en, spec->timeline_limit);

@@ -28,6 +28,10 @@ struct run_spec {
     const char *path;
     struct scenario_options so;
     FILE *timeseries;             /* timeseries.csv rows, or NULL */
+    /* Timeseries intervals a run may close at most, written or not; 0:
+     * SCENARIO_MAX_TS_ROWS.  Lower only in tests, which reach the bound
+     * without ten million intervals of work; no option sets it. */
+    int64_t timeseries_limit;
     FILE *timeline;               /* timeline.json (Chrome trace), or NULL */
     int64_t timeline_limit;       /* events it writes at most; 0: TIMELINE_DEFAULT_LIMIT */
     bool check;                   /* assert the engine's invariants (check.h) */

@@ -335,6 +335,36 @@ static void test_preemption_no_checkpoint(void)
     scenario_free(sc);
 }
 
+/* The timeseries row bound as the run goes: one job submitted at 0 runs
+ * 1000 s on one GPU and the scenario has no horizon, so the loader's check
+ * (rows up to the last arrival: none) passes and the run itself crosses the
+ * bound.  With 1-s rows the run closes 1000 intervals: a limit of 100 ends
+ * it at the 101st with exit code 65's FS_EDATA and the message naming the
+ * key; a limit of 1000 lets it finish.  The shipped bound (10,000,000)
+ * takes about 30 s of work to reach, so the test lowers it (run_spec's
+ * timeseries_limit, which no option sets). */
+static void test_timeseries_row_bound(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"name\": \"t\", \"fleet\": [{\"gpu\": \"a100-sxm-80\", \"nodes\": 1, "
+             "\"gpus_per_node\": 8}], \"output\": {\"timeseries_interval_s\": 1}, \"workload\": "
+             "{\"trace\": \"%s\"}}", tu_tmpfile(".csv", "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,"
+                                              "work_gpu_s,ref_type\n1,0,train,a,1,0,,1000,a100-sxm-80\n"));
+    struct scenario *sc = load(text);
+    struct run_result r;
+    struct fs_err err = {0};
+    int rc = run_scenario(&(struct run_spec){.sc = sc, .timeseries_limit = 100}, &r, &err);
+    CU_ASSERT_EQUAL(rc, FS_EDATA);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.output.timeseries_interval_s: 1 s makes more than 100 "
+                                           "timeseries rows before the run ends (it had reached 100 s)"));
+    run_result_free(&r);
+    err = (struct fs_err){0};
+    CU_ASSERT_EQUAL(run_scenario(&(struct run_spec){.sc = sc, .timeseries_limit = 1000}, &r, &err), 0);
+    CU_ASSERT_EQUAL(r.s->jobs[0].end, 1000 * FS_USEC);
+    run_result_free(&r);
+    scenario_free(sc);
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
@@ -349,6 +379,7 @@ int main(void)
         {"preemption resumes from the checkpoint", test_preemption},
         {"the invariant checker catches a miscount", test_check_catches},
         {"preemption without checkpoints starts over", test_preemption_no_checkpoint},
+        {"the timeseries row bound ends a run that outlasts its arrivals", test_timeseries_row_bound},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {
