@@ -117,6 +117,25 @@ static void test_jscan(void)
         size_t at;
         CU_ASSERT_EQUAL(jscan_check(&s, bad[i], strlen(bad[i]), &r, &at), -1);
     }
+    /* A control byte or a quote at any place of a long string is seen,
+     * and an escape is read (strings are scanned eight bytes at a time). */
+    for (int len = 1; len < 24; len++)
+        for (int k = 0; k < len; k++) {
+            char str[32];
+            size_t end;
+            memset(str, 'a', sizeof str);
+            str[0] = str[len + 1] = '"';
+            str[len + 2] = '\0';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), 0);
+            str[1 + k] = '\x1f';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[1 + k] = '"';  /* ends it early: an unterminated one follows */
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[1 + k] = '\\';  /* "\a" is no escape, "\n" one; "\"" escapes the end */
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[2 + k] = 'n';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), k + 1 < len ? 0 : -1);
+        }
     /* Nesting past JSCAN_MAX_DEPTH is refused, not recursed into. */
     char deep[2 * JSCAN_MAX_DEPTH + 3];
     memset(deep, '[', JSCAN_MAX_DEPTH + 1);
@@ -315,6 +334,34 @@ static void test_pending(void)
     const char *none = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":0,\"PodList\":[]}}}";
     CU_ASSERT_STRING_EQUAL(filter(x, request("p6", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, none), NULL)), &out), "a");
     CU_ASSERT_EQUAL(extender_stats(x)->pods, 3);
+    extender_free(x);
+}
+
+/* A node object sent again byte for byte is not parsed again: what the
+ * node was last learnt from still holds, whichever version that was. */
+static void test_resent(void)
+{
+    struct extender *x = new_extender("best-fit-share");
+    enum extender_outcome out;
+    const char *full = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":1000,\"PodList\":[\"o/x\"]}}}";
+    const char *free_ = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":0,\"PodList\":[]}}}";
+    const char *p2 = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":100,\"PodList\":[\"ns/p2\"]}}}";
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p1", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, full), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p2", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, free_), NULL)), &out), "a");
+    /* The first text again: the GPU is full again. */
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p3", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, full), NULL)), &out), "");
+    /* p2 listed: 900 is left, also when the same object comes again. */
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p4", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p5", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p6", 1, 900, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "a");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p7", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    extender_free(x);
+    /* An annotation that already lists a pod decided after it was read
+     * settles the decision when it comes again, unchanged: 700 is left. */
+    x = new_extender("best-fit-share");
+    const char *ahead = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":300,\"PodList\":[\"ns/q1\"]}}}";
+    CU_ASSERT_STRING_EQUAL(filter(x, request("q1", 1, 300, 1, list(node_obj("a", "G2", 1, 8, 64, ahead), NULL)), &out), "a");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("q2", 1, 700, 1, list(node_obj("a", "G2", 1, 8, 64, ahead), NULL)), &out), "a");
     extender_free(x);
 }
 
@@ -567,6 +614,7 @@ int main(void)
         {"a pod asked about again", test_repeat},
         {"ties in node-name order", test_name_order},
         {"malformed requests answered 400", test_bad_requests},
+        {"a node object sent again unchanged", test_resent},
         {"captured requests byte for byte", test_captured},
         {"10,000 mutated requests", test_mutations},
         CU_TEST_INFO_NULL,
