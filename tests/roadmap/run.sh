@@ -16,17 +16,10 @@
 #   - the same bytes for -j 1 and -j 3;
 #   - --help and docs/roadmap.md list the same options.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
 root=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+tl_tmp
 
 base=("$fleetsim" roadmap scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 5 -q)
 # get FILE EXPR: a Python expression over the JSON document d.
