@@ -106,6 +106,7 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->lost_gpu_h = s->lost_gpu_s / 3600;
     st->slo_attainment = svc_attainment(s);
     st->latency_attainment = svc_latency_attainment(s);
+    st->services = s->sc->nservices;
     for (int k = 0; k < s->sc->nservices; k++)
         st->svc_down_s += s->svc[k].down_s;
     st->energy_kwh = m->en.wall_j * s->sc->pue / 3.6e6;
