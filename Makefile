@@ -57,7 +57,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: backfill-figures all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
+.PHONY: docs-update results backfill-figures all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS) man completion
 
 # The man pages, from the --help texts (tools/mkman.sh), and the shell
@@ -147,6 +147,18 @@ run-check: $(FLEETSIM) $(TESTS) $(METRIC_FS) $(MAN_STAMP) $(COMPLETION)
 	FLEETSIM=$(FLEETSIM) tests/plugin/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; else echo "make check: FAILED"; fi; \
 	exit $$fail
+
+# The outputs the docs show under their examples (docs/cli.md's --help
+# copies among them) rewritten from what the commands print now
+# (tests/cli/docs.sh --update); review the diff before committing it.
+docs-update: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tests/cli/docs.sh --update
+
+# docs/results/: the figures the docs quote, regenerated and stamped with
+# the commit (tools/results.sh; about a minute, more with ../shared/traces
+# for the backfill figures).  Not in make check.
+results: $(FLEETSIM)
+	@FLEETSIM=$(FLEETSIM) tools/results.sh
 
 # The shipped comparisons (scenarios/README.md): the Philly-like sample on
 # hourly cloud H100s under fifo vs a leased mixed fleet, the default

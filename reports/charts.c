@@ -94,7 +94,10 @@ int charts_data(FILE *ts, FILE *util, FILE *queue, FILE *power, int *ntypes)
 }
 
 /* wait.csv: the empirical CDF of every submitted job's wait (summary_waits:
- * one not started counts its wait so far). */
+ * one not started counts its wait so far), one row per distinct wait: the
+ * fraction of the jobs that waited that long or less.  The step plot is
+ * the one a row per job draws, without a million points for gnuplot when
+ * most jobs wait the same (none at all). */
 void charts_wait(FILE *f, const struct sim *s)
 {
     double *w = xmalloc((s->njobs + 1) * sizeof *w);
@@ -102,6 +105,8 @@ void charts_wait(FILE *f, const struct sim *s)
     gsl_sort(w, 1, n);
     fputs("wait_s,fraction\n", f);
     for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && w[i + 1] == w[i])
+            continue;  /* the last of equal waits has the fraction */
         /* The waits are whole microseconds: fs_from_seconds gives them back
          * exactly, and they are written as integers. */
         char wait[FS_SECONDS_LEN];

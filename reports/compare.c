@@ -287,14 +287,14 @@ static void savings(const struct doc *d, const struct compare_entry *e, int n)
         doc_kv(d, "total", "%s", doc_usd(v, e[i].savings_total));
         doc_table_end(d);
         double base = e[0].cost.month_usd;
+        char slo[160];
         const struct run_stats *a = &e[0].st, *b = &e[i].st;
         doc_para(d, "%s costs %.0f USD a month against %.0f: %s %.1f %%. With it: p95 wait %.2f h to %.2f h, "
-                    "mean completion time %.2f h to %.2f h, jobs completed %zu to %zu, SLO attainment "
-                    "%.1f %% to %.1f %%, latency SLO met %.2f %% to %.2f %% of the time.",
+                    "mean completion time %.2f h to %.2f h, jobs completed %zu to %zu%s.",
                  e[i].name, e[i].cost.month_usd, base, e[i].savings_total >= 0 ? "a saving of" : "an increase of",
                  base > 0 ? 100 * fabs(e[i].savings_total) / base : 0.0, a->wait_p95 / 3600, b->wait_p95 / 3600,
-                 a->jct_mean / 3600, b->jct_mean / 3600, a->completed, b->completed, 100 * a->slo_attainment,
-                 100 * b->slo_attainment, 100 * a->latency_attainment, 100 * b->latency_attainment);
+                 a->jct_mean / 3600, b->jct_mean / 3600, a->completed, b->completed,
+                 compare_slo_clause(slo, sizeof slo, a, b));
     }
 }
 

@@ -10,6 +10,10 @@
  * baseline (the baseline when it is alone). */
 int compare_headline_run(const struct compare_entry *e, int n);
 
+/* ", SLO attainment 99.0 % to 100.0 %, latency SLO met ..." from a to b;
+ * "" when neither run has services (both figures would be a vacuous 100 %). */
+const char *compare_slo_clause(char *buf, size_t n, const struct run_stats *a, const struct run_stats *b);
+
 /* The summary a customer reads in one screen (<section id="summary">):
  * the headline against the cheapest alternative, the side effects next
  * to it, the break-evens, what would change the conclusion, and the chart

@@ -16,6 +16,17 @@ int compare_headline_run(const struct compare_entry *e, int n)
     return h;
 }
 
+const char *compare_slo_clause(char *buf, size_t n, const struct run_stats *a, const struct run_stats *b)
+{
+    if (a->services == 0 && b->services == 0)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, ", SLO attainment %.1f %% to %.1f %%, latency SLO met %.2f %% to %.2f %% of the time",
+                 100 * a->slo_attainment, 100 * b->slo_attainment, 100 * a->latency_attainment,
+                 100 * b->latency_attainment);
+    return buf;
+}
+
 /* "the same fleet" or "NAME's fleet". */
 static const char *whose(char *buf, size_t n, const struct compare_entry *e, int j, int h)
 {
@@ -81,19 +92,18 @@ static void against_base(const struct doc *d, const struct compare_entry *e, int
 {
     const struct compare_entry *x = &e[h], *b = &e[0];
     const struct billing *bl = &x->bill;
-    char a[32], c[32], base_txt[800] = "", be[300];
+    char a[32], c[32], base_txt[800] = "", be[300], slo[160];
     double base = b->cost.month_usd, diff = base - x->cost.month_usd;
     double jct = b->st.jct_mean > 0 ? 100 * (x->st.jct_mean - b->st.jct_mean) / b->st.jct_mean : 0;
     if (h > 0 && b->cost.ok)
         snprintf(base_txt, sizeof base_txt,
                  "Against the baseline %s as billed (%s, %s USD a month) it is %s %.0f %% (%s USD a month); "
                  "p95 wait %.2f h to %.2f h, mean completion time %.2f h to %.2f h (%+.0f %%), jobs completed "
-                 "%zu to %zu, SLO attainment %.1f %% to %.1f %%, latency SLO met %.2f %% to %.2f %% of the time. ",
+                 "%zu to %zu%s. ",
                  b->name, bill_titles[b->own], doc_usd(a, base), diff >= 0 ? "cheaper by" : "dearer by",
                  base > 0 ? 100 * fabs(diff) / base : 0.0, doc_usd(c, fabs(diff)), b->st.wait_p95 / 3600,
                  x->st.wait_p95 / 3600, b->st.jct_mean / 3600, x->st.jct_mean / 3600, jct, b->st.completed,
-                 x->st.completed, 100 * b->st.slo_attainment, 100 * x->st.slo_attainment,
-                 100 * b->st.latency_attainment, 100 * x->st.latency_attainment);
+                 x->st.completed, compare_slo_clause(slo, sizeof slo, &b->st, &x->st));
     if (isfinite(bl->break_even[BE_LEASED_ELASTIC]))
         snprintf(be, sizeof be, "Leasing its fleet beats elastic cloud above %.0f %% utilization; it runs at "
                  "%.0f %%, so leasing %s", 100 * bl->break_even[BE_LEASED_ELASTIC], 100 * bl->util,

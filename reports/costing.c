@@ -141,11 +141,12 @@ int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct 
 }
 
 int demand_forecast(const struct sim *s, int months, struct cost_forecast *fc,
-                    double *proj_gpu_h, double *today_gpu_h_month)
+                    double *proj_gpu_h, double *today_gpu_h_month, const char **unusable)
 {
     const fs_time day = (fs_time)86400 * FS_USEC;
     int days = (int)(s->end / day);
     *today_gpu_h_month = 0;
+    *unusable = "the window holds fewer than 3 whole days of submitted GPU work";
     if (days < 3)
         return 0;
     double *y = xcalloc((size_t)days, sizeof *y);
@@ -165,7 +166,22 @@ int demand_forecast(const struct sim *s, int months, struct cost_forecast *fc,
         proj_gpu_h[k] = fmax(0, cost_trend_eval(&fc->fit[fc->pick], fc->pick, mid)) * per_month;
     }
     free(y);
-    return rc ? 0 : days;
+    if (rc == 0 && *today_gpu_h_month <= 0)
+        *unusable = "the window holds no submitted GPU work";
+    if (rc || *today_gpu_h_month <= 0)
+        return 0;
+    fs_time last = 0;
+    for (size_t i = 0; i < s->sc->nbatch; i++)
+        if (s->jobs[i].submit > last && s->jobs[i].submit < s->end)
+            last = s->jobs[i].submit;
+    if (fs_to_seconds(last) < (days - 1) * 86400.0)
+        *unusable = "the workload is closed (its submissions stop a day or more before the window ends), "
+                    "so its fall at the end is the trace ending, not demand";
+    else if (fc->fit[fc->pick].r2 < 0.5)
+        *unusable = "the best fit explains less than half of the day-to-day variation";
+    else
+        *unusable = NULL;
+    return days;
 }
 
 /* The logarithmic mean of two positive numbers. */

@@ -78,10 +78,16 @@ int fleet_cost_teams(const struct sim *s, const struct metrics *m, const struct 
 /* Demand: reference GPU-hours submitted per whole day of the window (the
  * jobs' work on their reference GPU), fitted and projected for months
  * 730-h months by the day-trend's midpoint at each month (exact for the
- * linear trend).  RET: the number of days fitted (0: fewer than 3 whole
- * days, no forecast); OUT proj_gpu_h[months]. */
+ * linear trend; never below zero).  The run report's forecast and
+ * `fleetsim roadmap` without --growth both read it.
+ * RET: the number of days fitted (0: fewer than 3 whole days, no
+ * forecast); OUT proj_gpu_h[months], *today_gpu_h_month (the window's
+ * average month), *unusable: NULL when the trend may be extrapolated, else
+ * why not (a static sentence): no forecast, a closed workload (its
+ * submissions stop a day or more before the window ends: its fall at the
+ * end is the trace ending, not demand), or a weak fit (R^2 < 0.5). */
 int demand_forecast(const struct sim *s, int months, struct cost_forecast *fc,
-                    double *proj_gpu_h, double *today_gpu_h_month);
+                    double *proj_gpu_h, double *today_gpu_h_month, const char **unusable);
 
 /* --- savings ---------------------------------------------------------------- */
 

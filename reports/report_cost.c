@@ -121,9 +121,10 @@ static void forecast(const struct doc *d, const struct sim *s, const struct flee
     }
     struct cost_forecast f;
     double *proj = xcalloc((size_t)months, sizeof *proj), today;
-    int days = demand_forecast(s, months, &f, proj, &today);
-    if (!days || today <= 0) {
-        doc_para(d, "No forecast: the window holds fewer than 3 whole days of submitted GPU work.");
+    const char *unusable;
+    int days = demand_forecast(s, months, &f, proj, &today, &unusable);
+    if (!days) {
+        doc_para(d, "No forecast: %s.", unusable);
         free(proj);
         return;
     }
@@ -143,21 +144,12 @@ static void forecast(const struct doc *d, const struct sim *s, const struct flee
                    f.fit[k].r2, f.fit[k].rmse, (int)f.pick == k ? "yes" : "no");
     }
     doc_table_end(d);
-    /* A closed workload (its submissions stop a day or more before the
-     * window ends) or a weak fit says nothing about next month. */
-    fs_time last = 0;
-    for (size_t i = 0; i < s->sc->nbatch; i++)
-        if (s->jobs[i].submit > last && s->jobs[i].submit < s->end)
-            last = s->jobs[i].submit;
-    bool closed = fs_to_seconds(last) < (days - 1) * 86400.0, weak = f.fit[f.pick].r2 < 0.5;
-    if (closed || weak) {
+    /* A closed workload or a weak fit says nothing about next month. */
+    if (unusable) {
         char a[32];
         doc_para(d, "No usable trend: %s. Demand averaged %.1f reference GPU-hours a month (%s USD a month at "
                     "today's cost); plan on that, flat, unless you know how it grows.",
-                 closed ? "the workload is closed (its submissions stop a day or more before the window ends), "
-                          "so its fall at the end is the trace ending, not demand"
-                        : "the best fit explains less than half of the day-to-day variation",
-                 today, doc_usd(a, fc->month_usd));
+                 unusable, today, doc_usd(a, fc->month_usd));
         free(proj);
         return;
     }

@@ -39,6 +39,7 @@ struct run_stats {
     double latency_attainment;       /* services: time their latency objective held /
                                         time with demand (service.h); 1 without */
     double svc_down_s;               /* services: seconds with demand and no replica ready */
+    int services;                    /* the scenario's services (0: the two attainments are vacuous) */
     double energy_kwh;               /* facility: wall energy x PUE */
     double psu_peak;                 /* highest node PSU load, fraction of usable capacity */
 };

@@ -7,6 +7,36 @@
 static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= 1ULL << (i & 63); }
 static void bit_clear(uint64_t *b, int32_t i) { b[i >> 6] &= ~(1ULL << (i & 63)); }
 
+/* See cluster.h. */
+static bool plain(const struct cluster *cl, const struct node *nd)
+{
+    return nd->gpus == cl->types[nd->type].max_gpus && !nd->cpu && !nd->mem && !nd->partial;
+}
+
+static void free_ranked(struct cluster_type *ct)
+{
+    for (int f = 0; ct->ranked && f <= ct->max_gpus; f++) {
+        free(ct->ranked[f]);
+        free(ct->ranked_any[f]);
+    }
+    free(ct->ranked);
+    free(ct->ranked_any);
+    ct->ranked = ct->ranked_any = NULL;
+}
+
+static void ranked_set(struct cluster_type *ct, int f, int32_t r)
+{
+    bit_set(ct->ranked[f], r);
+    bit_set(ct->ranked_any[f], r >> 6);
+}
+
+static void ranked_clear(struct cluster_type *ct, int f, int32_t r)
+{
+    bit_clear(ct->ranked[f], r);
+    if (!ct->ranked[f][r >> 6])
+        bit_clear(ct->ranked_any[f], r >> 6);
+}
+
 struct cluster *cluster_new(const struct gpu_catalog *cat,
                             const struct fleet_group *groups, int ngroups)
 {
@@ -61,8 +91,14 @@ struct cluster *cluster_new(const struct gpu_catalog *cat,
             ct->bucket[f] = xcalloc(cl->nwords, sizeof(uint64_t));
         cl->gpus += ct->gpus;
     }
-    for (int32_t n = 0; n < cl->nnodes; n++)
-        bit_set(cl->types[cl->nodes[n].type].bucket[cl->nodes[n].free], n);
+    for (int t = 0; t < GPU_MAX_TYPES; t++)
+        if (cl->types[t].max_gpus)
+            cl->types[t].mixed = xcalloc((size_t)cl->types[t].max_gpus + 1, sizeof(int32_t));
+    for (int32_t n = 0; n < cl->nnodes; n++) {
+        const struct node *nd = &cl->nodes[n];
+        bit_set(cl->types[nd->type].bucket[nd->free], n);
+        cl->types[nd->type].mixed[nd->free] += !plain(cl, nd);
+    }
     return cl;
 }
 
@@ -75,21 +111,32 @@ void cluster_free(struct cluster *cl)
         for (int f = 0; ct->bucket && f <= ct->max_gpus; f++)
             free(ct->bucket[f]);
         free(ct->bucket);
+        free(ct->mixed);
+        free_ranked(ct);
     }
+    free(cl->rank);
+    free(cl->by_rank);
     free(cl->nodes);
     free(cl->milli);
     free(cl);
 }
 
-/* Move node n between buckets after its fully free count changed. */
-static void rebucket(struct cluster *cl, int32_t n, int old_free)
+/* Move node n between buckets after its fully free count or plainness
+ * changed. */
+static void rebucket(struct cluster *cl, int32_t n, int old_free, bool was_plain)
 {
     struct node *nd = &cl->nodes[n];
     struct cluster_type *ct = &cl->types[nd->type];
+    ct->mixed[old_free] -= !was_plain;
+    ct->mixed[nd->free] += !plain(cl, nd);
     if (nd->free == old_free)
         return;
     bit_clear(ct->bucket[old_free], n);
     bit_set(ct->bucket[nd->free], n);
+    if (ct->ranked) {
+        ranked_clear(ct, old_free, cl->rank[n]);
+        ranked_set(ct, nd->free, cl->rank[n]);
+    }
     ct->allocated -= nd->free - old_free;
     cl->allocated -= nd->free - old_free;
 }
@@ -100,18 +147,21 @@ static void adjust(struct cluster *cl, int32_t n, uint64_t mask, int delta, int 
 {
     struct node *nd = &cl->nodes[n];
     int old_free = nd->free;
+    bool was_plain = plain(cl, nd);
     for (int i = 0; mask; i++, mask >>= 1) {
         if (!(mask & 1))
             continue;
         int16_t *m = &cl->milli[nd->gpu0 + i];
         nd->free = (int16_t)(nd->free - (*m == GPU_MILLI));
+        nd->partial = (int16_t)(nd->partial - (*m > 0 && *m < GPU_MILLI));
         *m = (int16_t)(*m + delta);
         nd->free = (int16_t)(nd->free + (*m == GPU_MILLI));
+        nd->partial = (int16_t)(nd->partial + (*m > 0 && *m < GPU_MILLI));
         cl->free_milli += delta;
     }
     nd->cpu_free += cpu;
     nd->mem_free += mem;
-    rebucket(cl, n, old_free);
+    rebucket(cl, n, old_free, was_plain);
 }
 
 void cluster_take(struct cluster *cl, int32_t node, uint64_t mask, int milli, int cpu, int mem)
@@ -186,4 +236,56 @@ int32_t cluster_count(const struct cluster *cl, int32_t type, int free)
     for (size_t w = lo; w <= hi; w++)
         count += __builtin_popcountll(ct->bucket[free][w]);
     return count;
+}
+
+bool cluster_uniform(const struct cluster *cl, int32_t type, int free)
+{
+    const struct cluster_type *ct = &cl->types[type];
+    return ct->max_gpus && free >= 0 && free <= ct->max_gpus && ct->mixed[free] == 0;
+}
+
+void cluster_order(struct cluster *cl, const int32_t *rank)
+{
+    for (int t = 0; t < GPU_MAX_TYPES; t++)
+        free_ranked(&cl->types[t]);
+    free(cl->rank);
+    free(cl->by_rank);
+    cl->rank = cl->by_rank = NULL;
+    if (!rank || !cl->nnodes)
+        return;
+    size_t n = (size_t)cl->nnodes, summary = (cl->nwords + 63) / 64;
+    cl->rank = xmalloc(n * sizeof *cl->rank);
+    cl->by_rank = xmalloc(n * sizeof *cl->by_rank);
+    memcpy(cl->rank, rank, n * sizeof *cl->rank);
+    for (int32_t i = 0; i < cl->nnodes; i++)
+        cl->by_rank[rank[i]] = i;
+    for (int t = 0; t < GPU_MAX_TYPES; t++) {
+        struct cluster_type *ct = &cl->types[t];
+        if (!ct->max_gpus)
+            continue;
+        ct->ranked = xcalloc((size_t)ct->max_gpus + 1, sizeof *ct->ranked);
+        ct->ranked_any = xcalloc((size_t)ct->max_gpus + 1, sizeof *ct->ranked_any);
+        for (int f = 0; f <= ct->max_gpus; f++) {
+            ct->ranked[f] = xcalloc(cl->nwords, sizeof(uint64_t));
+            ct->ranked_any[f] = xcalloc(summary, sizeof(uint64_t));
+        }
+    }
+    for (int32_t i = 0; i < cl->nnodes; i++)
+        ranked_set(&cl->types[cl->nodes[i].type], cl->nodes[i].free, rank[i]);
+}
+
+int32_t cluster_first_ranked(const struct cluster *cl, int32_t type, int free)
+{
+    const struct cluster_type *ct = &cl->types[type];
+    if (!ct->ranked || free < 0 || free > ct->max_gpus)
+        return -1;
+    size_t summary = (cl->nwords + 63) / 64;
+    for (size_t k = 0; k < summary; k++) {
+        uint64_t any = ct->ranked_any[free][k];
+        if (any) {
+            size_t w = k * 64 + (size_t)__builtin_ctzll(any);
+            return cl->by_rank[w * 64 + (size_t)__builtin_ctzll(ct->ranked[free][w])];
+        }
+    }
+    return -1;
 }

@@ -9,6 +9,14 @@
  * node.  Within a bucket nodes come out in increasing id order, so every
  * search is deterministic.
  *
+ * A node is *plain* when it has its type's largest GPU count, models no CPU
+ * or host memory, and has no GPU partly taken: the plain nodes of a bucket
+ * are all in the same state, so a policy whose score depends only on the
+ * node's state needs to look at one of them (cluster_uniform).  The index
+ * may also keep each bucket in a second order of the nodes (cluster_order),
+ * such as a run's shuffled tie-break order, to find the first node of a
+ * bucket in that order at once.
+ *
  * The caller owns the cluster and frees it with cluster_free.  The catalog
  * must outlive it.
  */
@@ -39,6 +47,7 @@ struct node {
     int32_t gpu0;          /* index of its first GPU in cluster.milli */
     int32_t cpu, mem;      /* capacity (0 = not modelled) */
     int32_t cpu_free, mem_free;
+    int16_t partial;       /* GPUs partly taken (0 < free share < 1000) */
 };
 
 /* Per-type part of the index. */
@@ -49,6 +58,10 @@ struct cluster_type {
     int64_t allocated;             /* GPUs not fully free now */
     int32_t max_cpu, max_mem;      /* largest node of this type */
     uint64_t **bucket;             /* bucket[f]: bitset over all node ids */
+    int32_t *mixed;                /* mixed[f]: nodes in bucket[f] not plain */
+    /* With an order (cluster_order): bucket[f] as a bitset over ranks, and
+     * which of its words are not zero. */
+    uint64_t **ranked, **ranked_any;
 };
 
 struct cluster {
@@ -60,6 +73,7 @@ struct cluster {
     int64_t gpus, allocated;       /* whole fleet: GPUs, GPUs not fully free */
     int64_t free_milli;            /* sum of every GPU's free share */
     int16_t *milli;                /* free share of each GPU, by node.gpu0 + i */
+    int32_t *rank, *by_rank;       /* cluster_order's: node -> rank -> node */
 };
 
 /* Build the fleet: groups in order, node ids assigned consecutively. */
@@ -90,5 +104,17 @@ int32_t cluster_next(const struct cluster *cl, int32_t type, int free, int32_t a
 
 /* Number of nodes of type with exactly free GPUs free. */
 int32_t cluster_count(const struct cluster *cl, int32_t type, int free);
+
+/* Are the nodes of type with exactly free GPUs free all plain (so all in
+ * one state)?  True for an empty bucket. */
+bool cluster_uniform(const struct cluster *cl, int32_t type, int free);
+
+/* Keep the buckets also in the order rank gives (rank[n]: node n's place,
+ * a permutation of 0..nnodes-1; copied), or, with NULL, in none. */
+void cluster_order(struct cluster *cl, const int32_t *rank);
+
+/* The node of type with exactly free GPUs free that comes first in the
+ * cluster_order order, or -1 when there is none (or no order). */
+int32_t cluster_first_ranked(const struct cluster *cl, int32_t type, int free);
 
 #endif

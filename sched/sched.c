@@ -121,6 +121,8 @@ void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t s
     if (s->policy->ties == SCHED_TIES_SHUFFLED) {
         free(s->rank);
         s->rank = shuffled_ranks(s->cl->nnodes, seed);
+        if (s->policy->state_score)
+            cluster_order(s->cl, s->rank);
     }
     if (s->policy->prepare)
         s->ctx = s->policy->prepare(s->cl, jobs, n, seed);
@@ -278,6 +280,27 @@ static bool filtered(const struct sched_policy *p, const struct sched_cycle *c,
     return p->filter && !p->filter(c, j, node);
 }
 
+/* Bucket f of type t must be walked node by node. */
+#define SCHED_WALK (-2)
+
+/* The node that stands for every node of bucket f of type t, when one
+ * can: the policy's filter and score depend only on a node's state
+ * (state_score), the bucket's nodes are all in one state
+ * (cluster_uniform), no candidate set limits them, and the policy's ties
+ * pick a fixed one among equals (the lowest id, or the first in the run's
+ * shuffled order, which the cluster keeps too).  Every other node of the
+ * bucket scores the same and loses the tie to it.  RET: that node, -1 for
+ * an empty bucket, or SCHED_WALK. */
+static int32_t stand_in(const struct sched *s, int32_t t, int f)
+{
+    const struct sched_policy *p = s->policy;
+    if (!p->state_score || s->only || p->ties == SCHED_TIES_RANDOM || !cluster_uniform(s->cl, t, f))
+        return SCHED_WALK;
+    if (p->ties == SCHED_TIES_SHUFFLED && s->rank)
+        return s->cl->rank ? cluster_first_ranked(s->cl, t, f) : SCHED_WALK;
+    return cluster_next(s->cl, t, f, -1);
+}
+
 /* Best node of type t for a job that fits on one node.  A share of a GPU
  * may fit a node with no fully free GPU, so shares look at every bucket. */
 static void choose_single(struct sched *s, const struct job *j, int32_t t,
@@ -287,6 +310,15 @@ static void choose_single(struct sched *s, const struct job *j, int32_t t,
     struct sched_cycle c = cycle_for(s, t);
     int from = j->milli < GPU_MILLI ? 0 : j->gpus;
     for (int f = from; f <= s->cl->types[t].max_gpus; f++) {
+        int32_t one = stand_in(s, t, f);
+        if (one != SCHED_WALK) {
+            if (one >= 0 && room(s->cl, j, one) && !filtered(p, &c, j, one)) {
+                int sc = score_of(p, &c, j, one);
+                if (better(s, best, sc, one))
+                    keep(best, sc, one, t);
+            }
+            continue;
+        }
         for (int32_t n = cluster_next(s->cl, t, f, -1); n >= 0; n = cluster_next(s->cl, t, f, n)) {
             if ((s->only && !(s->only[n / 64] >> (n % 64) & 1)) || !room(s->cl, j, n) ||
                 filtered(p, &c, j, n))

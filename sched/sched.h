@@ -19,7 +19,12 @@
  * Candidates come from the cluster's free-capacity index, never a scan of
  * every node.  A policy whose best node in each free-count bucket is always
  * that bucket's first (lowest-id) node that passes the filter sets
- * first_in_bucket_wins, and the core scores only those.
+ * first_in_bucket_wins, and the core scores only those.  A policy whose
+ * filter and score depend only on the node's state (its type, GPU count,
+ * each GPU's free share, free CPU and memory) and the job sets
+ * state_score: where a bucket's nodes are all in one state (without GPU
+ * sharing, CPU or memory, a type has at most nine: 0..8 GPUs free), the
+ * core scores the one its ties would pick and skips the rest.
  *
  * A job larger than a node of a type runs as a gang of whole nodes of that
  * type (gpus must be a multiple of the node size); the gang takes the
@@ -119,6 +124,7 @@ struct sched_policy {
      * only where that does not delay it. */
     bool backfill;
     bool first_in_bucket_wins;
+    bool state_score;        /* see the top of this file */
     uint8_t ties;            /* enum sched_ties */
     /* The filter and score judge single-node placements only (the FGD
      * paper's policies): a job larger than a node takes the first fully

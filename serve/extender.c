@@ -18,6 +18,8 @@ struct srv_node {
     int32_t cpu_used, mem_used;        /* the extender's decisions */
     size_t *pending;                   /* pods decided here, not annotated yet */
     size_t npending, pending_cap;
+    char *text;                        /* the node object last learnt from */
+    size_t text_n, text_cap;
 };
 
 /* A decision. */
@@ -77,6 +79,7 @@ void extender_free(struct extender *x)
     for (size_t i = 0; i < x->nnodes; i++) {
         free(x->nodes[i].name);
         free(x->nodes[i].pending);
+        free(x->nodes[i].text);
     }
     free(x->nodes);
     for (size_t p = 0; p < x->npods; p++)
@@ -192,6 +195,7 @@ static void rebuild(struct extender *x)
     /* Ties by node id, which is name order (extender.h). */
     free(x->s.rank);
     x->s.rank = NULL;
+    cluster_order(x->cl, NULL);
     for (size_t k = 0; k < m; k++)
         sync_node(x, order[k]);
     /* The policy hears of every pod decided so far. */
@@ -261,6 +265,23 @@ struct cand {
     size_t node;          /* index into extender.nodes, or -1: not known */
 };
 
+/* The node whose object obj (named name) is, byte for byte, the one it
+ * was last learnt from, and which awaits no annotation (which learning
+ * it again could settle): learning it again would change nothing.
+ * kube-scheduler sends every candidate's object with every call, and
+ * between two calls mostly one changes.  RET: its index, or -1. */
+static size_t unchanged(const struct extender *x, struct jspan obj, struct jspan name)
+{
+    char buf[K8S_KEY_MAX];
+    if (jscan_string(name, buf, sizeof buf) <= 0)
+        return (size_t)-1;
+    size_t i = strmap_get(&x->node_ix, buf);
+    if (i == (size_t)-1)
+        return i;
+    const struct srv_node *n = &x->nodes[i];
+    return n->npending == 0 && n->text_n == obj.n && memcmp(n->text, obj.p, obj.n) == 0 ? i : (size_t)-1;
+}
+
 /* The request's candidates into *c, learning the nodes it describes.
  * RET: 0 or FS_EDATA. */
 static int candidates(struct extender *x, struct jspan req, size_t *nc, bool *by_names,
@@ -287,11 +308,18 @@ static int candidates(struct extender *x, struct jspan req, size_t *nc, bool *by
                 return fs_fail(err, FS_EDATA, "$.NodeNames[%zu]: must be a node name", i);
             *k = (struct cand){.name = e, .node = strmap_get(&x->node_ix, name)};
         } else {
+            struct jspan nm = jscan_path(s, e, (const char *const[]){"metadata", "name", NULL});
+            *k = (struct cand){.name = nm, .obj = e, .node = unchanged(x, e, nm)};
+            if (k->node != (size_t)-1)
+                continue;
             snprintf(path, sizeof path, "$.Nodes.items[%zu]", i);
             if (k8s_node_parse(s, e, path, x->o.cat, &x->kn, err))
                 return FS_EDATA;
-            *k = (struct cand){.name = jscan_path(s, e, (const char *const[]){"metadata", "name", NULL}),
-                               .obj = e, .node = learn(x, &x->kn)};
+            k->node = learn(x, &x->kn);  /* before x->nodes is read: it may move */
+            struct srv_node *n = &x->nodes[k->node];
+            xgrow(&n->text, &n->text_cap, e.n, 1);
+            memcpy(n->text, e.p, e.n);
+            n->text_n = e.n;
         }
     }
     return 0;

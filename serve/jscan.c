@@ -43,13 +43,39 @@ static void init_plain(void)
         plain[i] = i != '"' && i != '\\';
 }
 
+/* Bit 7 of each byte of v that is special (a quote, a backslash or a
+ * control character) is set, and of none below the first one; bytes above
+ * it may be flagged too (the "has a byte less than n" and "has a zero
+ * byte" tests of Anderson's "Bit Twiddling Hacks"). */
+static uint64_t special(uint64_t v)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t quote = v ^ (ones * '"'), bslash = v ^ (ones * '\\');
+    return ((v - ones * 0x20) & ~v & high) | ((quote - ones) & ~quote & high) |
+           ((bslash - ones) & ~bslash & high);
+}
+
+/* The first byte of q..end that is not plain, or end. */
+static const char *plain_run(const char *q, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Eight bytes at a time: the first of them in memory is the lowest. */
+    for (uint64_t v, m; end - q >= 8; q += 8) {
+        memcpy(&v, q, 8);
+        if ((m = special(v)))
+            return q + __builtin_ctzll(m) / 8;
+    }
+#endif
+    while (q < end && plain[(unsigned char)*q])
+        q++;
+    return q;
+}
+
 static bool string(struct cursor *c)
 {
     c->p++;  /* the opening quote */
     for (;;) {
-        const char *q = c->p;
-        while (q < c->end && plain[(unsigned char)*q])
-            q++;
+        const char *q = plain_run(c->p, c->end);
         c->p = q;
         if (q >= c->end || (unsigned char)*q < 0x20)
             return false;

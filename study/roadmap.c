@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../run/run.h"
 #include "roadmap.h"
 
 const char *const rm_source_names[RM_SOURCES] = {"owned", "leased", "cloud"};
@@ -82,6 +83,37 @@ static double capacity(const struct roadmap *r, int s, const uint16_t *n)
         v += n[t] * r->node_usd[s][t];
     }
     return v;
+}
+
+int roadmap_forecast(struct roadmap *r, struct fs_err *err)
+{
+    struct run_spec spec = {.sc = r->p.base};
+    struct run_result res = {0};
+    int rc = run_scenario(&spec, &res, err);
+    if (rc) {
+        run_result_free(&res);
+        return rc;
+    }
+    struct cost_forecast f;
+    double proj[RM_MAX_MONTHS], today;
+    int days = demand_forecast(res.s, r->months - 1, &f, proj, &today, &r->unusable);
+    run_result_free(&res);
+    for (int m = 1; !r->unusable && m < r->months; m++)
+        if (!(proj[m - 1] > 1e-6 * today && proj[m - 1] < 1e6 * today))
+            r->unusable = "the fitted trend leaves [1e-6, 1e6] x today's demand within the horizon";
+    if (!r->unusable)
+        snprintf(r->trend, sizeof r->trend, "%s trend fitted to %d days of submitted reference GPU-hours, R^2 %.4f",
+                 cost_trend_names[f.pick], days, f.fit[f.pick].r2);
+    r->demand[0] = 1;
+    for (int m = 1; m < r->months; m++)
+        r->demand[m] = r->unusable ? 1 : proj[m - 1] / today;
+    r->nrates = r->months > 1 ? r->months - 1 : 1;
+    r->rate[0] = 0;
+    for (int m = 1; m < r->months; m++)
+        r->rate[m - 1] = r->demand[m] / r->demand[m - 1] - 1;
+    memcpy(r->pdemand[0], r->demand, sizeof r->demand);
+    r->prate[0] = r->rate[0];
+    return 0;
 }
 
 int roadmap_setup(struct roadmap *r, struct fs_err *err)

@@ -87,6 +87,10 @@ struct roadmap {
     char pname[RM_MAX_PATHS][32];
     double prate[RM_MAX_PATHS];
     double pdemand[RM_MAX_PATHS][RM_MAX_MONTHS];
+    bool fitted;                      /* no --growth: demand from the workload's forecast */
+    const char *unusable;             /* fitted: why the trend was not used (demand held
+                                         flat); NULL: it was */
+    char trend[128];                  /* fitted: the trend used, or "" */
     int only;                         /* judge on path k alone; -1: on every path */
     bool allow[RM_SOURCES];           /* --sources */
     double power_kw[RM_MAX_MONTHS];   /* 0: no limit */
@@ -120,6 +124,16 @@ struct roadmap {
 
 /* Node counts of state index i. */
 void rm_counts(const struct roadmap *r, size_t i, uint16_t *n);
+
+/* Without --growth: month m's demand from the forecast the run report
+ * makes (reports/costing.h, demand_forecast), fitted to the scenario run
+ * once as written: d_1 = 1 (the window itself), d_m = the projection
+ * m - 1 months ahead over the window's average month.  When the trend is
+ * not usable (fewer than 3 days, a closed workload, R^2 < 0.5, or a
+ * projection outside [1e-6, 1e6] x today's) demand is held flat and
+ * r->unusable says why: nothing is extrapolated from a weak fit.
+ * RET: 0 or the run's FS_E* code. */
+int roadmap_forecast(struct roadmap *r, struct fs_err *err);
 
 /* Set up the states and the months' scenarios (after plan_load).
  * RET: 0 or FS_EUSAGE (too many states). */

@@ -129,6 +129,7 @@ int roadmap_settle(struct roadmap *r, const struct roadmap_args *a, struct fs_er
     } else {
         r->nrates = 1;
         r->rate[0] = 0;
+        r->fitted = a->paths == NULL; /* roadmap_forecast sets the demand */
     }
     bool first = r->nrates == M && M > 1;
     r->demand[0] = first ? 1 + r->rate[0] : 1;

@@ -167,6 +167,10 @@ static char *roadmap_json(const struct roadmap *r)
         plan_slo_label(&p->slos[s], label, sizeof label);
         cJSON_AddItemToArray(slos, cJSON_CreateString(label));
     }
+    cJSON_AddStringToObject(root, "demand_from", r->npaths > 1 ? "scenarios" : !r->fitted ? "growth"
+                                                 : r->unusable ? "flat: no usable trend" : "forecast");
+    if (r->fitted)
+        cJSON_AddStringToObject(root, "demand_note", r->unusable ? r->unusable : r->trend);
     cJSON *growth = cJSON_AddArrayToObject(root, "growth");
     for (int m = 0; m < r->nrates; m++)
         cJSON_AddItemToArray(growth, cJSON_CreateNumber(r->rate[m]));
@@ -320,6 +324,12 @@ static void roadmap_doc(const struct doc *d, const struct roadmap *r, const char
                 "after the order and are paid over %g months; leases run in whole months; cloud nodes are rented "
                 "by the month at the on-demand price. SLOs, met on every seed in every month: %s.",
              p->path, r->months, text, r->lead, r->lead == 1 ? "" : "s", r->amort_months, slos);
+    if (r->fitted && r->unusable)
+        doc_para(d, "No --growth, and the workload's demand forecast (the run report's) has no usable trend: %s. "
+                    "Demand is held flat; give --growth if you know how it grows.", r->unusable);
+    else if (r->fitted)
+        doc_para(d, "No --growth: demand per month is the workload's own forecast (the run report's): the %s, "
+                    "projected month by month from the scenario's window (month 1).", r->trend);
     doc_section(d, "summary");
     if (!r->found) {
         doc_para(d, "No roadmap meets the SLOs in every month within the node counts and constraints.");

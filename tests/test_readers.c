@@ -13,22 +13,9 @@
 #include "testutil.h"
 #include "wl_util.h"
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 static int type(const char *name)
 {
-    int t = gpu_catalog_find(cat, name);
+    int t = gpu_catalog_find(tu_cat, name);
     CU_ASSERT_FATAL(t >= 0);
     return t;
 }
@@ -53,7 +40,7 @@ static int read_as(const char *format, const char *text, const struct reader_opt
                    struct workload *w, struct reader_stats *st, struct fs_err *e)
 {
     char *p = tmp_bytes(text, strlen(text));
-    int rc = trace_reader_find(format)->read(p, opt, cat, w, st, e);
+    int rc = trace_reader_find(format)->read(p, opt, tu_cat, w, st, e);
     unlink(p);
     free(p);
     return rc;
@@ -71,11 +58,11 @@ static void expect_bytes(const char *format, const void *data, size_t n, int cod
     char *p = tmp_bytes(data, n);
     int rc;
     if (format) {
-        rc = trace_reader_find(format)->read(p, NULL, cat, &w, &st, &e);
+        rc = trace_reader_find(format)->read(p, NULL, tu_cat, &w, &st, &e);
     } else { /* an openb node list */
         struct fleet_group *g = NULL;
         int ng = 0;
-        rc = openb_read_nodes(p, cat, &g, &ng, NULL, &e);
+        rc = openb_read_nodes(p, tu_cat, &g, &ng, NULL, &e);
         CU_ASSERT(g == NULL && ng == 0);
         free(g);
     }
@@ -104,7 +91,7 @@ static void round_trip(const char *format, const char *text)
     workload_init(&w);
     workload_init(&back);
     CU_ASSERT_EQUAL_FATAL(read_as(format, text, NULL, &w, NULL, &e), 0);
-    CU_ASSERT_EQUAL(write_and_read(cat, &w, &back, NULL, 0), 0);
+    CU_ASSERT_EQUAL(write_and_read(tu_cat, &w, &back, NULL, 0), 0);
     CU_ASSERT(w.n > 0);
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
     workload_free(&w);
@@ -205,7 +192,7 @@ static void test_openb_nodes(void)
     struct fleet_group *g = NULL;
     int n = 0, skipped = 0;
     struct fs_err e = {0};
-    CU_ASSERT_EQUAL_FATAL(openb_read_nodes(p, cat, &g, &n, &skipped, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(openb_read_nodes(p, tu_cat, &g, &n, &skipped, &e), 0);
     CU_ASSERT_EQUAL_FATAL(n, 3);
     CU_ASSERT_EQUAL(skipped, 1);
     CU_ASSERT(g[0].type == type("p100") && g[0].nodes == 2 && g[0].gpus_per_node == 2);
@@ -215,8 +202,8 @@ static void test_openb_nodes(void)
     free(g);
     unlink(p);
     free(p);
-    CU_ASSERT_EQUAL(openb_gpu_type(cat, "v100M32"), type("v100m32"));
-    CU_ASSERT_EQUAL(openb_gpu_type(cat, "K80"), -1);
+    CU_ASSERT_EQUAL(openb_gpu_type(tu_cat, "v100M32"), type("v100m32"));
+    CU_ASSERT_EQUAL(openb_gpu_type(tu_cat, "K80"), -1);
 }
 
 /* ---- philly --------------------------------------------------------------------- */
@@ -370,7 +357,7 @@ static void common_bad(const char *format, const char *header, const char *row,
     struct workload w;
     struct fs_err e = {0};
     workload_init(&w);
-    CU_ASSERT_EQUAL(trace_reader_find(format)->read("/nonexistent/x", NULL, cat, &w, NULL, &e),
+    CU_ASSERT_EQUAL(trace_reader_find(format)->read("/nonexistent/x", NULL, tu_cat, &w, NULL, &e),
                     FS_ENOINPUT);
     CU_ASSERT_STRING_EQUAL(e.msg, "/nonexistent/x: cannot open: No such file or directory");
 }
@@ -591,7 +578,7 @@ static CU_TestInfo tests[] = {
 int main(void)
 {
     CU_SuiteInfo suites[] = {
-        {"readers", setup, teardown, NULL, NULL, tests},
+        {"readers", tu_cat_setup, tu_cat_teardown, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_readers", suites);

@@ -153,6 +153,24 @@ static void test_report_gnuplot(void)
     CU_ASSERT_PTR_NULL(strstr(html, "<link"));
     CU_ASSERT_PTR_NULL(strstr(html, "<script"));
     CU_ASSERT_PTR_NULL(strstr(html, "src=\"/"));
+    /* wait.csv: one row per distinct wait, both columns increasing, up to
+     * the longest wait and the fraction 1. */
+    char *wait = slurp(dir, "wait.csv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(wait);
+    CU_ASSERT_EQUAL(strncmp(wait, "wait_s,fraction\n", 16), 0);
+    double last_w = -1, last_f = 0;
+    int rows = 0;
+    for (const char *p = strchr(wait, '\n'); p && p[1]; p = strchr(p + 1, '\n'), rows++) {
+        char *end;
+        double w = strtod(p + 1, &end), f = strtod(end + 1, NULL);
+        CU_ASSERT(*end == ',' && w > last_w && f > last_f);
+        last_w = w;
+        last_f = f;
+    }
+    CU_ASSERT(rows > 1 && rows < jnum(sum, "wait_s", "jobs"));  /* the small scenario has equal waits */
+    CU_ASSERT_DOUBLE_EQUAL(last_w, jnum(sum, "wait_s", "max"), 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(last_f, 1, 1e-12);
+    free(wait);
     const char *gnuplot = charts_gnuplot();
     if (!gnuplot) {
         printf("\n  (gnuplot not found: skipping the embedded-chart assertions)\n");

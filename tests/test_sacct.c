@@ -18,25 +18,12 @@
 #define MAP "tests/sacct/gpu-map.csv"
 #define HDR "JobID|Submit|Start|End|Elapsed|Timelimit|AllocTRES|ReqTRES|Partition|Account|State|NNodes\n"
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 static int read_sacct(const char *path, const char *map, bool keep_cpu, struct workload *w,
                       struct reader_stats *st, struct fs_err *e)
 {
     struct reader_options ro = {.ref_type = -1, .gpu_map = map ? tu_path(map) : NULL,
                                 .keep_cpu = keep_cpu};
-    return trace_reader_find("sacct")->read(path, &ro, cat, w, st, e);
+    return trace_reader_find("sacct")->read(path, &ro, tu_cat, w, st, e);
 }
 
 /* The count of drop reason why (0 when absent). */
@@ -83,8 +70,8 @@ static void test_counts(void)
     CU_ASSERT_EQUAL(sum, st.dropped);
     CU_ASSERT_EQUAL(st.rows, st.jobs + st.dropped);
 
-    int a100 = gpu_catalog_find(cat, "a100-sxm-80"), h100 = gpu_catalog_find(cat, "h100-sxm");
-    int l40s = gpu_catalog_find(cat, "l40s");
+    int a100 = gpu_catalog_find(tu_cat, "a100-sxm-80"), h100 = gpu_catalog_find(tu_cat, "h100-sxm");
+    int l40s = gpu_catalog_find(tu_cat, "l40s");
     /* Job 100: 4 mapped A100s for 1 h, submitted 1 h after the earliest (108). */
     const struct job *j = by_id(&w, 100);
     CU_ASSERT(j->gpus == 4 && j->ref_type == a100 && j->allowed == 1ULL << a100);
@@ -169,7 +156,7 @@ static void test_malformed(void)
     struct fs_err e = {0};
     workload_init(&w);
     struct reader_options ro = {.ref_type = -1, .gpu_map = bad_map};
-    CU_ASSERT_EQUAL(trace_reader_find("sacct")->read(tu_path(SAMPLE), &ro, cat, &w, NULL, &e), FS_EDATA);
+    CU_ASSERT_EQUAL(trace_reader_find("sacct")->read(tu_path(SAMPLE), &ro, tu_cat, &w, NULL, &e), FS_EDATA);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ":2: column catalog_type: unknown GPU type \"a100-sxm-800\""));
     CU_ASSERT_EQUAL(w.n, 0);
     workload_free(&w);
@@ -235,7 +222,7 @@ static CU_TestInfo tests[] = {
 int main(void)
 {
     CU_SuiteInfo suites[] = {
-        {"sacct", setup, teardown, NULL, NULL, tests},
+        {"sacct", tu_cat_setup, tu_cat_teardown, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_sacct", suites);

@@ -178,6 +178,143 @@ static void test_index_matches_scan(void)
     cluster_free(cl);
 }
 
+/* Plainness and the ranked order against a brute-force view, under whole
+ * GPUs and shares taken and given back at random. */
+static void test_index_uniform_ranked(void)
+{
+    struct fleet_group g[] = {{H100, 70, 8, 0, 0}, {A100, 41, 4, 0, 0}, {A100, 9, 8, 0, 0},
+                              {RTX, 20, 8, 64000, 0}};
+    struct cluster *cl = cluster_new(cat, g, 4);
+    int32_t rank[140];
+    uint64_t st = 7;
+    for (int32_t i = 0; i < 140; i++)
+        rank[i] = i;
+    for (int32_t i = 139; i > 0; i--) {
+        int32_t k = (int32_t)(sched_splitmix64(&st) % (uint64_t)(i + 1)), tmp = rank[i];
+        rank[i] = rank[k];
+        rank[k] = tmp;
+    }
+    cluster_order(cl, rank);
+    int uniform = 0, mixed = 0;
+    for (int op = 0; op < 6000; op++) {
+        uint64_t x = sched_splitmix64(&st);
+        int32_t n = (int32_t)(x % 140);
+        const struct node *nd = &cl->nodes[n];
+        int g0 = (int)((x >> 12) % (uint64_t)nd->gpus), milli = 100 * (1 + (int)((x >> 20) % 10));
+        int16_t have = cl->milli[nd->gpu0 + g0];
+        if ((x >> 8) & 1) {
+            if (have >= milli)
+                cluster_take(cl, n, 1ULL << g0, milli, 0, 0);
+        } else if (GPU_MILLI - have >= milli) {
+            cluster_give(cl, n, 1ULL << g0, milli, 0, 0);
+        }
+        int32_t t = cl->nodes[(x >> 32) % 140].type;
+        int f = (int)((x >> 40) % 9);
+        bool all_plain = true;
+        int32_t first = -1;
+        for (int32_t i = 0; i < cl->nnodes; i++) {
+            const struct node *m = &cl->nodes[i];
+            if (m->type != t || m->free != f)
+                continue;
+            bool plain = m->gpus == cl->types[t].max_gpus && !m->cpu && !m->mem;
+            for (int k = 0; k < m->gpus; k++)
+                plain &= cl->milli[m->gpu0 + k] == 0 || cl->milli[m->gpu0 + k] == GPU_MILLI;
+            all_plain &= plain;
+            if (first < 0 || rank[i] < rank[first])
+                first = i;
+        }
+        CU_ASSERT_EQUAL_FATAL(cluster_uniform(cl, t, f), all_plain);
+        CU_ASSERT_EQUAL_FATAL(cluster_first_ranked(cl, t, f), first);
+        uniform += all_plain && first >= 0;
+        mixed += !all_plain;
+    }
+    CU_ASSERT(uniform > 100 && mixed > 100);  /* both kinds were met */
+    cluster_order(cl, NULL);
+    CU_ASSERT_EQUAL(cluster_first_ranked(cl, H100, 8), -1);
+    cluster_free(cl);
+}
+
+/* The best node of s for j by brute force: every node with room scored by
+ * the policy, ties to the lowest rank (or id without a shuffled order). */
+static int32_t brute_choice(const struct sched *s, const struct job *j)
+{
+    int32_t best = -1;
+    int best_sc = 0;
+    for (int32_t n = 0; n < s->cl->nnodes; n++) {
+        const struct node *nd = &s->cl->nodes[n];
+        if (!cluster_host_fits(s->cl, n, j->cpu_milli, j->mem_mib) ||
+            (j->milli < GPU_MILLI ? cluster_share_gpu(s->cl, n, j->milli) < 0 : nd->free < j->gpus))
+            continue;
+        struct sched_cycle c = {.cl = s->cl, .type = nd->type, .ctx = s->ctx};
+        int sc = s->policy->score(&c, j, n);
+        if (best < 0 || sc > best_sc || (sc == best_sc && (s->rank ? s->rank[n] < s->rank[best] : n < best))) {
+            best = n;
+            best_sc = sc;
+        }
+    }
+    return best;
+}
+
+/* A random job: 1, 2, 4 or 8 whole GPUs or a share of one, CPU with cpu. */
+static struct job random_job(uint64_t *st, int64_t id, bool cpu)
+{
+    uint64_t x = sched_splitmix64(st);
+    struct job j = mk(id, 1 << (x % 4));
+    if ((x >> 4) % 4 == 0) {
+        j.gpus = 1;
+        j.milli = 100 * (1 + (int)((x >> 8) % 9));
+    }
+    j.cpu_milli = cpu ? 1000 * (int32_t)((x >> 16) % 16) : 0;
+    return j;
+}
+
+/* Policies whose score depends only on the node's state decide as if
+ * every node were scored (the core scores one node per bucket whose nodes
+ * are all in one state), on random states with and without GPU sharing
+ * and CPU. */
+static void test_state_score_same_choice(void)
+{
+    static const char *const pols[] = {"fgd", "dotprod", "best-fit-share", "gpu-packing"};
+    enum { WL = 300, OPS = 1500 };
+    for (size_t pi = 0; pi < FS_ARRAY_LEN(pols); pi++)
+        for (int cpu = 0; cpu < 2; cpu++) {
+            struct fleet_group g[] = {{H100, 60, 8, cpu ? 96000 : 0, 0}, {A100, 30, 4, 0, 0},
+                                      {A100, 10, 8, 0, 0}, {RTX, 25, 8, 0, 0}};
+            struct sched *s = xcalloc(1, sizeof *s);
+            sched_init(s, cluster_new(cat, g, 4), sched_policy_find(pols[pi]));
+            CU_ASSERT_TRUE_FATAL(s->policy->state_score);
+            uint64_t st = 1000 + pi * 2 + (uint64_t)cpu;
+            struct job *wl = xcalloc(WL, sizeof *wl), *jobs = xcalloc(OPS, sizeof *jobs);
+            for (int i = 0; i < WL; i++)
+                wl[i] = random_job(&st, i, cpu);
+            sched_prepare(s, wl, WL, st);
+            struct job *running[OPS];
+            size_t nrun = 0, placed = 0;
+            for (int op = 0; op < OPS; op++) {
+                if (nrun && sched_splitmix64(&st) % 3 == 0) {
+                    size_t k = sched_splitmix64(&st) % nrun;
+                    sched_release(s, running[k]);
+                    running[k] = running[--nrun];
+                    continue;
+                }
+                jobs[op] = random_job(&st, WL + op, cpu);
+                int32_t want = brute_choice(s, &jobs[op]);
+                bool ok = sched_try(s, &jobs[op]);
+                CU_ASSERT_EQUAL_FATAL(ok ? jobs[op].node : -1, want);
+                if (ok) {
+                    running[nrun++] = &jobs[op];
+                    placed++;
+                }
+            }
+            CU_ASSERT(placed > OPS / 3);
+            for (size_t k = 0; k < nrun; k++)
+                free(running[k]->gang);
+            free(wl);
+            free(jobs);
+            free_sched(s);
+        }
+}
+
 /* Nodes left with 8, 3 and 5 free GPUs; a 3-GPU job goes to a different node
  * under each policy. */
 static int32_t place_three(const char *policy)
@@ -397,6 +534,8 @@ int main(void)
         {"aliases are parameter sets of their policy", test_aliases_are_parameter_sets},
         {"registry", test_registry},
         {"index matches a scan", test_index_matches_scan},
+        {"plain buckets and the ranked order match a scan", test_index_uniform_ranked},
+        {"state-only scores: one node per uniform bucket, same choice", test_state_score_same_choice},
         {"fifo / best-fit / spread choices", test_choice_per_policy},
         {"strict order vs skipping", test_strict_order},
         {"fresh-only cycle", test_fresh_only_cycle},

@@ -13,19 +13,6 @@
 #include "../serve/quantity.h"
 #include "testutil.h"
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 /* ---- quantities ---------------------------------------------------------- */
 
 static void test_quantity(void)
@@ -130,6 +117,25 @@ static void test_jscan(void)
         size_t at;
         CU_ASSERT_EQUAL(jscan_check(&s, bad[i], strlen(bad[i]), &r, &at), -1);
     }
+    /* A control byte or a quote at any place of a long string is seen,
+     * and an escape is read (strings are scanned eight bytes at a time). */
+    for (int len = 1; len < 24; len++)
+        for (int k = 0; k < len; k++) {
+            char str[32];
+            size_t end;
+            memset(str, 'a', sizeof str);
+            str[0] = str[len + 1] = '"';
+            str[len + 2] = '\0';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), 0);
+            str[1 + k] = '\x1f';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[1 + k] = '"';  /* ends it early: an unterminated one follows */
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[1 + k] = '\\';  /* "\a" is no escape, "\n" one; "\"" escapes the end */
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), -1);
+            str[2 + k] = 'n';
+            CU_ASSERT_EQUAL(jscan_check(&s, str, strlen(str), &r, &end), k + 1 < len ? 0 : -1);
+        }
     /* Nesting past JSCAN_MAX_DEPTH is refused, not recursed into. */
     char deep[2 * JSCAN_MAX_DEPTH + 3];
     memset(deep, '[', JSCAN_MAX_DEPTH + 1);
@@ -149,20 +155,20 @@ static void test_objects(void)
     struct jspan req = scan(&s, text);
     struct k8s_pod pod;
     struct fs_err err = {0};
-    CU_ASSERT_EQUAL(k8s_pod_parse(&s, jscan_get(&s, req, "Pod"), cat, &pod, &err), 0);
+    CU_ASSERT_EQUAL(k8s_pod_parse(&s, jscan_get(&s, req, "Pod"), tu_cat, &pod, &err), 0);
     CU_ASSERT_STRING_EQUAL(pod.key, "paib-gpu/openb-pod-0009");
     CU_ASSERT_EQUAL(pod.gpus, 1);
     CU_ASSERT_EQUAL(pod.milli, 1000);
     CU_ASSERT_EQUAL(pod.cpu_milli, 12000);
     CU_ASSERT_EQUAL(pod.mem_mib, 16384);
-    int v16 = gpu_catalog_find(cat, "v100m16"), v32 = gpu_catalog_find(cat, "v100m32");
+    int v16 = gpu_catalog_find(tu_cat, "v100m16"), v32 = gpu_catalog_find(tu_cat, "v100m32");
     CU_ASSERT_EQUAL(pod.allowed, (1ULL << v16) | (1ULL << v32));
 
     struct jspan items = jscan_get(&s, jscan_get(&s, req, "Nodes"), "items"), first;
     size_t it = 0;
     CU_ASSERT_TRUE(jscan_next(&s, items, &it, NULL, &first));
     struct k8s_node n = {0};
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, first, "$.Nodes.items[0]", cat, &n, &err), 0);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, first, "$.Nodes.items[0]", tu_cat, &n, &err), 0);
     CU_ASSERT_STRING_EQUAL(n.name, "0001-openb-node-0024");
     CU_ASSERT_EQUAL(n.type, v32);
     CU_ASSERT_EQUAL(n.gpus, 8);
@@ -180,7 +186,7 @@ static void test_objects(void)
                        "\\\"GpuUsedMilli\\\":700},\\\"3\\\":{\\\"PodList\\\":[\\\"ns/c\\\"],"
                        "\\\"GpuUsedMilli\\\":1000}},\\\"GpuCount\\\":4}\"}},\"status\":{\"allocatable\":"
                        "{\"alibabacloud.com/gpu-count\":\"4\",\"cpu\":\"32\",\"memory\":\"128Gi\"}}}";
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, node), "$.Nodes.items[1]", cat, &n, &err), 0);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, node), "$.Nodes.items[1]", tu_cat, &n, &err), 0);
     CU_ASSERT_TRUE(n.shared);
     CU_ASSERT_EQUAL(n.gpus, 4);
     CU_ASSERT_EQUAL(n.used[0], 700);
@@ -195,7 +201,7 @@ static void test_objects(void)
                        "\"V100M16\"},\"annotations\":{\"simon/node-gpu-share\":\"{\\\"DevsBrief\\\":"
                        "{\\\"4\\\":{\\\"GpuUsedMilli\\\":10}}}\"}},\"status\":{\"allocatable\":"
                        "{\"alibabacloud.com/gpu-count\":\"4\"}}}";
-    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, past), "$.Nodes.items[1]", cat, &n, &err), FS_EDATA);
+    CU_ASSERT_EQUAL(k8s_node_parse(&s, scan(&s, past), "$.Nodes.items[1]", tu_cat, &n, &err), FS_EDATA);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "$.Nodes.items[1].metadata.annotations.simon/node-gpu-share"));
     k8s_node_fini(&n);
     jscan_free(&s);
@@ -261,7 +267,7 @@ static cJSON *list(cJSON *a, cJSON *b)
 
 static struct extender *new_extender(const char *policy)
 {
-    struct extender_options o = {.cat = cat, .policy = sched_policy_find(policy), .seed = 42};
+    struct extender_options o = {.cat = tu_cat, .policy = sched_policy_find(policy), .seed = 42};
     CU_ASSERT_PTR_NOT_NULL_FATAL(o.policy);
     return extender_new(&o);
 }
@@ -328,6 +334,34 @@ static void test_pending(void)
     const char *none = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":0,\"PodList\":[]}}}";
     CU_ASSERT_STRING_EQUAL(filter(x, request("p6", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, none), NULL)), &out), "a");
     CU_ASSERT_EQUAL(extender_stats(x)->pods, 3);
+    extender_free(x);
+}
+
+/* A node object sent again byte for byte is not parsed again: what the
+ * node was last learnt from still holds, whichever version that was. */
+static void test_resent(void)
+{
+    struct extender *x = new_extender("best-fit-share");
+    enum extender_outcome out;
+    const char *full = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":1000,\"PodList\":[\"o/x\"]}}}";
+    const char *free_ = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":0,\"PodList\":[]}}}";
+    const char *p2 = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":100,\"PodList\":[\"ns/p2\"]}}}";
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p1", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, full), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p2", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, free_), NULL)), &out), "a");
+    /* The first text again: the GPU is full again. */
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p3", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, full), NULL)), &out), "");
+    /* p2 listed: 900 is left, also when the same object comes again. */
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p4", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p5", 1, 1000, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p6", 1, 900, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "a");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("p7", 1, 100, 1, list(node_obj("a", "G2", 1, 8, 64, p2), NULL)), &out), "");
+    extender_free(x);
+    /* An annotation that already lists a pod decided after it was read
+     * settles the decision when it comes again, unchanged: 700 is left. */
+    x = new_extender("best-fit-share");
+    const char *ahead = "{\"DevsBrief\":{\"0\":{\"GpuUsedMilli\":300,\"PodList\":[\"ns/q1\"]}}}";
+    CU_ASSERT_STRING_EQUAL(filter(x, request("q1", 1, 300, 1, list(node_obj("a", "G2", 1, 8, 64, ahead), NULL)), &out), "a");
+    CU_ASSERT_STRING_EQUAL(filter(x, request("q2", 1, 700, 1, list(node_obj("a", "G2", 1, 8, 64, ahead), NULL)), &out), "a");
     extender_free(x);
 }
 
@@ -428,7 +462,7 @@ static void answer_captured(char *got[4])
 {
     struct job w[30];
     typical_pods(w, FS_ARRAY_LEN(w));
-    struct extender_options o = {.cat = cat, .policy = sched_policy_find("fgd"),
+    struct extender_options o = {.cat = tu_cat, .policy = sched_policy_find("fgd"),
                                  .workload = w, .nworkload = FS_ARRAY_LEN(w), .seed = 42};
     struct extender *x = extender_new(&o);
     for (size_t i = 0; i < FS_ARRAY_LEN(captured); i++) {
@@ -580,12 +614,13 @@ int main(void)
         {"a pod asked about again", test_repeat},
         {"ties in node-name order", test_name_order},
         {"malformed requests answered 400", test_bad_requests},
+        {"a node object sent again unchanged", test_resent},
         {"captured requests byte for byte", test_captured},
         {"10,000 mutated requests", test_mutations},
         CU_TEST_INFO_NULL,
     };
     CU_SuiteInfo suites[] = {
-        {"serve", setup, teardown, NULL, NULL, tests},
+        {"serve", tu_cat_setup, tu_cat_teardown, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_serve", suites);

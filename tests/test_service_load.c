@@ -11,19 +11,6 @@
 
 #define S(x) ((fs_time)((x) * FS_USEC)) /* whole seconds to fs_time */
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 /* ---- loading ------------------------------------------------------------- */
 
 /* Load {"services": SERVICES} as scenario "scen.json" in folder /tmp.
@@ -34,7 +21,7 @@ static int load(const char *services, struct service_spec **out, int *n, struct 
     snprintf(text, sizeof text, "{\"services\": %s}", services);
     cJSON *root = cJSON_Parse(text);
     CU_ASSERT_FATAL(root != NULL);
-    int rc = service_specs_load(cJSON_GetObjectItem(root, "services"), "scen.json", cat, "/tmp",
+    int rc = service_specs_load(cJSON_GetObjectItem(root, "services"), "scen.json", tu_cat, "/tmp",
                                 out, n, err);
     cJSON_Delete(root);
     return rc;
@@ -75,8 +62,8 @@ static void test_load_full(void)
     CU_ASSERT_STRING_EQUAL(sp[0].team, "product");
     CU_ASSERT_DOUBLE_EQUAL(sp[0].params, 7e9, 1e-3);
     CU_ASSERT_EQUAL(sp[0].priority, SERVICE_STANDARD);
-    CU_ASSERT_TRUE(service_allows(&sp[0], gpu_catalog_find(cat, "rtx4090")));
-    CU_ASSERT_FALSE(service_allows(&sp[0], gpu_catalog_find(cat, "a100-sxm-80")));
+    CU_ASSERT_TRUE(service_allows(&sp[0], gpu_catalog_find(tu_cat, "rtx4090")));
+    CU_ASSERT_FALSE(service_allows(&sp[0], gpu_catalog_find(tu_cat, "a100-sxm-80")));
     CU_ASSERT_EQUAL(sp[0].prompt_tokens, 500);
     CU_ASSERT_EQUAL(sp[0].output_tokens, 100);
     CU_ASSERT_EQUAL(sp[0].demand.kind, SERVICE_TRACE);
@@ -118,7 +105,7 @@ static void test_load_full(void)
     service_specs_free(sp, n);
 
     /* No services, and an empty array: nothing to free. */
-    CU_ASSERT_EQUAL(service_specs_load(NULL, "scen.json", cat, NULL, &sp, &n, &err), 0);
+    CU_ASSERT_EQUAL(service_specs_load(NULL, "scen.json", tu_cat, NULL, &sp, &n, &err), 0);
     CU_ASSERT_PTR_NULL(sp);
     CU_ASSERT_EQUAL(n, 0);
     CU_ASSERT_EQUAL(load("[]", &sp, &n, &err), 0);
@@ -231,6 +218,6 @@ int main(void)
         {"a full spec and the defaults", test_load_full},
         {"errors name file, JSON path or trace line", test_load_errors},
         CU_TEST_INFO_NULL};
-    CU_SuiteInfo suites[] = {{"loading", setup, teardown, NULL, NULL, loading}, CU_SUITE_INFO_NULL};
+    CU_SuiteInfo suites[] = {{"loading", tu_cat_setup, tu_cat_teardown, NULL, NULL, loading}, CU_SUITE_INFO_NULL};
     return tu_run("test_service_load", suites);
 }

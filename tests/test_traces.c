@@ -13,19 +13,6 @@
 
 #define TRACES "../shared/traces"
 
-static struct gpu_catalog *cat;
-
-static int setup(void)
-{
-    return tu_load_catalog(&cat);
-}
-
-static int teardown(void)
-{
-    gpu_catalog_free(cat);
-    return 0;
-}
-
 /* ---- the real traces ---------------------------------------------------------------------- */
 
 static int have_traces(void)
@@ -68,7 +55,7 @@ static void test_real_traces(void)
 
     const char *philly = TRACES "/philly/philly.csv";
     workload_init(&w);
-    CU_ASSERT_EQUAL_FATAL(philly_read(philly, NULL, cat, &w, &st, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(philly_read(philly, NULL, tu_cat, &w, &st, &e), 0);
     CU_ASSERT_EQUAL(w.n, 82247);
     CU_ASSERT(st.rows == csv_rows(philly, NULL) && st.rows == st.jobs + st.dropped);
     CU_ASSERT(st.dropped == 0 && w.jobs[0].submit == 0);
@@ -76,12 +63,12 @@ static void test_real_traces(void)
 
     const char *pods = TRACES "/alibaba-openb/openb_pod_list_default.csv";
     workload_init(&w);
-    CU_ASSERT_EQUAL_FATAL(openb_read_pods(pods, NULL, cat, &w, &st, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(openb_read_pods(pods, NULL, tu_cat, &w, &st, &e), 0);
     CU_ASSERT(w.n == 8152 && st.dropped == 0 && csv_rows(pods, NULL) == 8152);
     workload_free(&w);
     workload_init(&w);
     CU_ASSERT_EQUAL(openb_read_pods(TRACES "/alibaba-openb/openb_pod_list_multigpu50.csv", NULL,
-                                    cat, &w, &st, &e), 0);
+                                    tu_cat, &w, &st, &e), 0);
     CU_ASSERT_EQUAL(w.n, 9061);
     workload_free(&w);
 
@@ -89,13 +76,13 @@ static void test_real_traces(void)
     int n = 0, skipped = 0;
     long long nodes = 0, gpus = 0;
     CU_ASSERT_EQUAL_FATAL(openb_read_nodes(TRACES "/alibaba-openb/openb_node_list_gpu_node.csv",
-                                           cat, &g, &n, &skipped, &e), 0);
+                                           tu_cat, &g, &n, &skipped, &e), 0);
     for (int i = 0; i < n; i++)
         nodes += g[i].nodes, gpus += (long long)g[i].nodes * g[i].gpus_per_node;
     CU_ASSERT(nodes == 1213 && gpus == 6212 && skipped == 0);
     free(g);
     CU_ASSERT_EQUAL_FATAL(openb_read_nodes(TRACES "/alibaba-openb/openb_node_list_all_node.csv",
-                                           cat, &g, &n, &skipped, &e), 0);
+                                           tu_cat, &g, &n, &skipped, &e), 0);
     CU_ASSERT_EQUAL(skipped, 1523 - 1213);
     free(g);
 
@@ -111,7 +98,7 @@ static void test_real_traces(void)
     fclose(f);
     CU_ASSERT_EQUAL(max_procs, 240);
     workload_init(&w);
-    CU_ASSERT_EQUAL_FATAL(swf_read(swf, NULL, cat, &w, &st, &e), 0);
+    CU_ASSERT_EQUAL_FATAL(swf_read(swf, NULL, tu_cat, &w, &st, &e), 0);
     CU_ASSERT(st.rows == 3170 && st.rows == st.jobs + st.dropped && w.n == (size_t)st.jobs);
     for (size_t i = 0; i < w.n; i++)
         CU_ASSERT(w.jobs[i].gpus >= 1 && w.jobs[i].gpus <= max_procs);
@@ -145,7 +132,7 @@ static CU_TestInfo tests[] = {
 int main(void)
 {
     CU_SuiteInfo suites[] = {
-        {"traces", setup, teardown, NULL, NULL, tests},
+        {"traces", tu_cat_setup, tu_cat_teardown, NULL, NULL, tests},
         CU_SUITE_INFO_NULL,
     };
     return tu_run("test_traces", suites);

@@ -40,6 +40,20 @@ int tu_load_catalog(struct gpu_catalog **out)
     return 0;
 }
 
+struct gpu_catalog *tu_cat;
+
+int tu_cat_setup(void)
+{
+    return tu_load_catalog(&tu_cat);
+}
+
+int tu_cat_teardown(void)
+{
+    gpu_catalog_free(tu_cat);
+    tu_cat = NULL;
+    return 0;
+}
+
 void tu_skip(const char *fmt, ...)
 {
     va_list ap;

@@ -17,6 +17,12 @@ int tu_run(const char *name, CU_SuiteInfo *suites);
 struct gpu_catalog;
 int tu_load_catalog(struct gpu_catalog **out);
 
+/* The shipped catalog for a suite: tu_cat_setup loads it into tu_cat
+ * (a CUnit suite's init: 1 on failure), tu_cat_teardown frees it. */
+extern struct gpu_catalog *tu_cat;
+int tu_cat_setup(void);
+int tu_cat_teardown(void);
+
 /* Path of a file in the source tree, made from the test binary's working
  * directory (make check runs from the repository root). */
 const char *tu_path(const char *rel);

@@ -136,7 +136,8 @@ static int parse_args(int argc, char **argv, struct plan *p, char **types, const
         case 't': *types = optarg; break;
         case 'n':
             rc = parse_num("--max-nodes", optarg, 1, PLAN_MAX_NODES, true, &v);
-            p->max_nodes = (int)v;
+            if (rc == 0)
+                p->max_nodes = (int)v;
             break;
         case 'b': billing = optarg; break;
         case 'S': slos = optarg; break;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../base/signals.h"
+#include "../reports/output.h"
 #include "../study/roadmap.h"
 #include "cli.h"
 
@@ -22,7 +23,8 @@ static int usage(int code)
                "                        [--lead-months L] [--sources owned,leased,cloud] [--types T1,T2,...]\n"
                "                        [--max-nodes N] [--slo KEY<=V,...] [--power-kw KW[,KW...]]\n"
                "                        [--rack-nodes N[,N...]] [--budget USD[,USD...]] [--seeds 1,2,3]\n"
-               "                        [--brute-force] [--set PATH=VALUE]... [-j N] [-o DIR] [--json] [-q]\n\n"
+               "                        [--brute-force] [--set PATH=VALUE]... [--policy-lib PATH.so]\n"
+               "                        [-j N] [-o DIR] [--max-output-mb N] [--json] [-q]\n\n"
                "Plan a fleet month by month over M months of changing demand: which nodes of each\n"
                "GPU type to buy (delivered L months after the order, then kept), lease (whole\n"
                "months) or rent from a cloud (by the month), so that every month's fleet meets\n"
@@ -33,7 +35,9 @@ static int usage(int code)
                "  -m, --months M        the horizon, 1..%d months (required)\n"
                "  -g, --growth R        demand growth a month as a fraction (0.25: +25 %% a month;\n"
                "                        > -1), or a list: M-1 rates from each month to the next,\n"
-               "                        or M, the first from the scenario to month 1 (default 0)\n"
+               "                        or M, the first from the scenario to month 1 (default: the\n"
+               "                        forecast fitted to the scenario's workload, as in the run\n"
+               "                        report; flat when it has no usable trend)\n"
                "      --scenarios LIST  uncertain growth: NAME=RATE,... (or RATE,...), two or more\n"
                "                        paths; one roadmap meets the SLOs on every path at the least\n"
                "                        expected cost, with each path's regret (instead of --growth)\n"
@@ -53,8 +57,10 @@ static int usage(int code)
                "                        trajectory (checks the search; small cases only)\n"
                "  -j, --jobs N          simulations at a time in worker processes (default: the CPUs)\n"
                "      --set PATH=VALUE  edit the scenario as read; repeatable\n"
+               "      --policy-lib PATH.so  load the policies of a plugin first (docs/policy-plugins.md)\n"
                "      --catalog FILE    GPU catalog when the scenario names none\n"
                "  -o, --output DIR      output folder (created if missing)\n"
+               "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --json            also print roadmap.json on stdout\n"
                "  -q, --quiet           print nothing but errors\n"
                "  -h, --help            this help\n\n"
@@ -76,6 +82,9 @@ const struct option roadmap_opts[] = {
     {"catalog", required_argument, NULL, 'c'},  {"output", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, 'J'},           {"quiet", no_argument, NULL, 'q'},
     {"scenarios", required_argument, NULL, 'K'}, {"help", no_argument, NULL, 'h'},
+    /* main takes it out of argv first (cli_policy_libs); here for completion */
+    {"policy-lib", required_argument, NULL, 'Y'},
+    CLI_OPT_MAX_OUTPUT,
     {NULL, 0, NULL, 0},
 };
 
@@ -136,6 +145,10 @@ static int parse_args(int argc, char **argv, struct roadmap *r, struct roadmap_a
                 return 64;
             break;
         case 'J': a->json = true; break;
+        case CLI_MAX_OUTPUT:
+            if (cli_parse_max_output("roadmap", optarg))
+                return 64;
+            break;
         case 'q': r->p.quiet = true; break;
         case 'h': return usage(0);
         default:
@@ -178,12 +191,17 @@ int cmd_roadmap(int argc, char **argv)
         roadmap_free(&r);
         return cli_fail(&err);
     }
+    if (rc == 0 && r.fitted)
+        rc = roadmap_forecast(&r, &err);
     if (rc == 0)
         rc = roadmap_setup(&r, &err);
     if (rc == 0 && !r.p.quiet)
         fprintf(stderr, "%s: %d months, %d types x 0..%d nodes (%zu fleets a month), lead %d month%s, %d seed%s; %s\n",
                 r.p.base->name, r.months, r.p.ntypes, r.p.max_nodes, r.nstates, r.lead, r.lead == 1 ? "" : "s",
                 r.p.nseeds, r.p.nseeds == 1 ? "" : "s", r.brute ? "brute force" : "dynamic programming");
+    if (rc == 0 && !r.p.quiet && r.fitted)
+        fprintf(stderr, "  demand     %s%s\n", r.unusable ? "held flat: no usable trend: " : r.trend,
+                r.unusable ? r.unusable : "");
     if (rc == 0)
         rc = roadmap_search(&r, &err);
     if (rc == PLAN_INTERRUPTED || fs_interrupted()) {
@@ -200,7 +218,7 @@ int cmd_roadmap(int argc, char **argv)
         a.dir = fallback;
     }
     if (rc == 0)
-        rc = roadmap_write(&r, a.dir, &err);
+        rc = out_budget_error(roadmap_write(&r, a.dir, &err), &err);
     if (rc == 0)
         roadmap_print(&r, a.dir);
     if (rc == 0 && !r.found)

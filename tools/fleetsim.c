@@ -20,7 +20,7 @@ const struct cli_command cli_commands[] = {
     {"models", cmd_models, models_opts, "print the GPU catalog and the calibrated throughput, memory and power curves", false},
     {"gen", cmd_gen, gen_opts, "write a synthetic scenario: a mixed fleet of G GPUs and N jobs that keep it busy", false},
     {"plan", cmd_plan, plan_opts, "the cheapest fleet (GPU types, node counts, billing) that meets SLOs on the workload", true},
-    {"roadmap", cmd_roadmap, roadmap_opts, "which GPUs to buy, lease or rent month by month as demand changes, at least cost", false},
+    {"roadmap", cmd_roadmap, roadmap_opts, "which GPUs to buy, lease or rent month by month as demand changes, at least cost", true},
     {"fill", cmd_fill, fill_opts, "the FGD paper's fill experiment: policies x seeds on an openb trace", false},
     {"serve", cmd_serve, serve_opts, "the scheduling core as a Kubernetes scheduler extender (HTTP)", false},
     {"validate", cmd_validate, validate_opts, "check scenarios: their structure by the JSON Schema, their meaning by the loader", false},

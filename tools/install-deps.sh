@@ -23,7 +23,8 @@ Install the Debian packages fleetsim needs, skipping those already installed:
   libcunit1-dev, libglpk-dev, libmicrohttpd-dev (fleetsim serve), curl (its
   test), gnuplot-nox, python3 (the regress test parses its JUnit XML), and
   for the CLI tests man-db (man -l renders the man pages), zsh (its
-  completion loads) and python3-jsonschema (cross-checks the scenario schema)
+  completion loads), python3-jsonschema (cross-checks the scenario schema)
+  and jq (the documentation's examples use it; tests/cli/docs.sh runs them)
 
 Options:
   --check     install nothing; list missing packages and exit 1 if any
@@ -73,7 +74,7 @@ for arg in "$@"; do
 done
 
 packages=(build-essential pkg-config libgsl-dev libcjson-dev libcunit1-dev libglpk-dev libmicrohttpd-dev curl gnuplot-nox
-    python3 man-db zsh python3-jsonschema)
+    python3 man-db zsh python3-jsonschema jq)
 if ((with_mpi)); then
     packages+=(libopenmpi-dev openmpi-bin)
 fi

@@ -30,5 +30,6 @@ const struct sched_policy sched_policy_best_fit_share = {
     .summary = "FGD paper's BestFit: least free CPU and GPU share left",
     .ties = SCHED_TIES_SHUFFLED,
     .one_node = true,
+    .state_score = true,
     .score = best_fit_share_score,
 };

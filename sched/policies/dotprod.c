@@ -31,5 +31,6 @@ const struct sched_policy sched_policy_dotprod = {
     .summary = "FGD paper: smallest dot product of free CPU/GPU and the request",
     .ties = SCHED_TIES_SHUFFLED,
     .one_node = true,
+    .state_score = true,
     .score = dotprod_score,
 };

@@ -201,6 +201,7 @@ const struct sched_policy sched_policy_fgd = {
     .summary = "FGD paper: the node and GPU where fragmentation grows least",
     .ties = SCHED_TIES_SHUFFLED,
     .one_node = true,
+    .state_score = true,
     .score = fgd_score,
     .pick_gpus = fgd_gpus,
     .prepare = fgd_prepare,

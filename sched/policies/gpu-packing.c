@@ -49,5 +49,6 @@ const struct sched_policy sched_policy_gpu_packing = {
     .summary = "FGD paper: partly used GPUs first, then used nodes, idle nodes last",
     .ties = SCHED_TIES_SHUFFLED,
     .one_node = true,
+    .state_score = true,
     .score = gpu_packing_score,
 };

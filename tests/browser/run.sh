@@ -6,8 +6,9 @@
 # first 800 pixels of a 1280-pixel-wide window; then take a screenshot of
 # the page.  Every chart's gnuplot script is checked first, with or without
 # Chromium: an x and a y axis label, and a legend (the key on, a title on
-# some plotted series).  Covers the run report (scenarios/default.json) and
-# the comparison report (scenarios/compare/philly-*.json).
+# some plotted series).  Covers the run report (scenarios/default.json), the
+# comparison report (scenarios/compare/philly-*.json) and the roadmap
+# report (scenarios/plan-example.json over 3 months).
 #
 # The Chromium part skips, saying so, when Chromium is not installed
 # (tools/install-deps.sh --with-browser installs it) or gnuplot is missing.
@@ -20,9 +21,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$fleetsim" run -q scenarios/default.json -o "$tmp/run"
 "$fleetsim" compare -q scenarios/compare/philly-cloud.json scenarios/compare/philly-leased.json -o "$tmp/compare"
+"$fleetsim" roadmap -q scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 5 --months 3 \
+    --growth 0.5,-0.3333 --lead-months 0 -o "$tmp/roadmap"
 
 fail=0
-for gp in "$tmp"/run/*.gp "$tmp"/compare/*.gp; do
+for gp in "$tmp"/run/*.gp "$tmp"/compare/*.gp "$tmp"/roadmap/*.gp; do
     name=${gp#"$tmp"/}
     if ! grep -q "^set xlabel '[^']" "$gp" || ! grep -q "^set ylabel '[^']" "$gp"; then
         echo "FAIL $name: no x or y axis label"; fail=1
@@ -141,5 +144,6 @@ check() { # REPORT EXPECTED_IMAGES NAME
 }
 check "$tmp/run/report.html" 4 run-report
 check "$tmp/compare/report.html" 3 compare-report
+check "$tmp/roadmap/roadmap.html" 2 roadmap-report
 if [ "$fail" = 0 ]; then echo "browser test: passed"; else echo "browser test: FAILED"; fi
 exit "$fail"

@@ -25,21 +25,12 @@
 # Usage: FLEETSIM=build/fleetsim [TRIALS=20] tests/output/run.sh
 set -uo pipefail
 
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
-if [ ! -x "$fleetsim" ]; then
-    echo "output: $fleetsim is not an executable (set FLEETSIM)" >&2
-    exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+tl_need output
 trials=${TRIALS:-20}
 export FLEETSIM_GNUPLOT=/nonexistent
 tmp=$( { [ -w /dev/shm ] && mktemp -d -p /dev/shm; } || mktemp -d)
 trap 'kill -KILL $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
 
 # A short run (0.04 s of CPU, a 3 MB set): the trials below place their
 # races and kills by its measured length, so they land inside it however

@@ -16,17 +16,10 @@
 #     fleet.json, with the submit times halved, and fleet.json runs.
 # jq is not needed: cJSON prints one key per line, which awk reads.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
 root=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+tl_tmp
 
 limit=3600
 plan=("$fleetsim" plan scenarios/plan-example.json --types h100-sxm,a100-sxm-80,rtx4090 --max-nodes 3

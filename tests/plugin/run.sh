@@ -60,6 +60,16 @@ rc=$?
 
 "$fleetsim" plan --help | grep -q -- "--policy-lib" && ok "plan --help names --policy-lib" || bad "plan --help lacks --policy-lib"
 
+# roadmap: the plugin's best-fit clone gives best-fit's roadmap, cost for cost.
+rm_args=(roadmap -q scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 3 --months 2 --growth 0.2 -j 2)
+"$fleetsim" "${rm_args[@]}" -o "$tmp/rm-builtin" 2>"$tmp/err"
+"$fleetsim" "${rm_args[@]}" --policy-lib "$plugin" --set scheduler.policy=plugin-best-fit -o "$tmp/rm-plugin" 2>>"$tmp/err"
+rc=$?
+cost() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total_cost_usd"], [(m["cost_usd"]["total"], m["slo_margins"]) for m in d["months"]])' "$1" 2>&1; }
+[ $rc = 0 ] && [ "$(cost "$tmp/rm-plugin/roadmap.json")" = "$(cost "$tmp/rm-builtin/roadmap.json")" ] &&
+    ok "roadmap --policy-lib, the plugin's best-fit: the built-in best-fit's roadmap, costs and SLO margins" ||
+    bad "roadmap with the plugin: exit $rc, $(cost "$tmp/rm-plugin/roadmap.json") vs $(cost "$tmp/rm-builtin/roadmap.json"); $(head -c 300 "$tmp/err")"
+
 # Refusals.
 cat >"$tmp/abi2.c" <<'EOF'
 #include <fleetsim/policy.h>

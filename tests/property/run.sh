@@ -27,18 +27,11 @@
 # Usage: FLEETSIM=build/fleetsim [CASES=30] tests/property/run.sh
 set -uo pipefail
 
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
-if [ ! -x "$fleetsim" ]; then
-    echo "property: $fleetsim is not an executable (set FLEETSIM)" >&2
-    exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+tl_need property
 cases=${CASES:-30}
 export FLEETSIM_GNUPLOT=/nonexistent
-tmp=$( { [ -w /dev/shm ] && mktemp -d -p /dev/shm; } || mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tl_tmp shm
 
 policies=(fifo best-fit spread random dotprod gpu-packing gpu-clustering fgd hetero hetero-watt)
 RANDOM=17 # bash's generator, seeded: the same cases every time

@@ -7,10 +7,8 @@
 # Usage: FLEETSIM=build-mpi/fleetsim [MPIRUN=mpirun] tests/regress/mpi.sh
 set -uo pipefail
 
-fleetsim=${FLEETSIM:-build-mpi/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
+TL_FLEETSIM=build-mpi/fleetsim
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 mpirun=${MPIRUN:-mpirun}
 if [ ! -x "$fleetsim" ] || ! command -v "$mpirun" >/dev/null; then
@@ -19,11 +17,7 @@ if [ ! -x "$fleetsim" ] || ! command -v "$mpirun" >/dev/null; then
 fi
 mpi=("$mpirun" --oversubscribe)
 [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+tl_tmp
 
 mkdir "$tmp/suite"
 cp scenarios/suite/mixed-best-fit.json scenarios/suite/mixed-fifo.json "$tmp/suite/"

@@ -16,17 +16,10 @@
 #   - the same bytes for -j 1 and -j 3;
 #   - --help and docs/roadmap.md list the same options.
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
 root=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+tl_tmp
 
 base=("$fleetsim" roadmap scenarios/plan-example.json --types h100-sxm,a100-sxm-80 --max-nodes 5 -q)
 # get FILE EXPR: a Python expression over the JSON document d.
@@ -151,6 +144,77 @@ fi
 p1=$(get "$tmp/paths/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["regret_usd"], 2) for p in d["scenarios"]])')
 p2=$(get "$tmp/paths-bf/roadmap.json" '(round(d["total_cost_usd"], 2), [round(p["regret_usd"], 2) for p in d["scenarios"]])')
 [ "$p1" = "$p2" ] && ok "--scenarios: search and brute force agree: $p1" || bad "--scenarios: search $p1, brute force $p2"
+
+# ---- no --growth: the demand forecast fitted to the workload ----------------------------
+# A trace of 10 days whose day d holds 20 + 4d one-GPU jobs of one GPU-hour
+# (on the reference GPU): reference GPU-hours a day y(t) = 20 + 4t exactly,
+# so the linear trend fits with R^2 = 1 and month m >= 2's demand is
+# y(9.5 + (m - 1.5) x 730/24) / mean(y), mean(y) = 38, computed here from the
+# trace's definition, not from fleetsim's code (tolerance 1e-9: rounding
+# only).  The same trace with one 12-day job (submissions stop two days
+# before the window ends: a closed workload) and one whose days alternate
+# 60 and 20 jobs (R^2 near 0) must say "no usable trend" and hold demand
+# flat rather than extrapolate.
+mktrace() { # KIND: linear, closed or noisy
+    python3 - "$tmp/$1.csv" "$1" <<'PY'
+import sys
+out, kind = sys.argv[1], sys.argv[2]
+rows, i = [], 0
+for d in range(10):
+    n = 20 + 4 * d if kind != 'noisy' else (20 if d % 2 else 60)
+    for k in range(n):
+        i += 1
+        rows.append(f"{i},{d * 86400 + (k + 0.5) * 86400 / n:.3f},batch,t,1,10,,3600,a100-sxm-80")
+if kind == 'closed':
+    i += 1
+    rows.insert(0, f"{i},0,batch,t,1,10,,{12 * 86400},a100-sxm-80")
+open(out, 'w').write("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n" + "\n".join(rows) + "\n")
+PY
+    printf '{"name": "%s", "seed": 1, "fleet": [{"gpu": "a100-sxm-80", "nodes": 3, "gpus_per_node": 8}],
+ "workload": {"trace": "%s.csv"}, "scheduler": {"policy": "best-fit"}}\n' "$1" "$1" >"$tmp/$1.json"
+}
+for k in linear closed noisy; do
+    mktrace "$k"
+    "$fleetsim" roadmap "$tmp/$k.json" --months 3 --max-nodes 3 -j 2 -o "$tmp/fc-$k" 2>"$tmp/fc-$k.err" ||
+        bad "roadmap without --growth on the $k trace: exit $? $(cat "$tmp/fc-$k.err")"
+done
+got=$(get "$tmp/fc-linear/roadmap.json" '(d["demand_from"], [m["demand"] for m in d["months"]])' 2>&1)
+want=$(python3 -c 'y = lambda t: 20 + 4 * t; print(("forecast", [1] + [y(9.5 + (m - 1.5) * 730 / 24) / 38 for m in (2, 3)]))')
+close=$(python3 -c 'import sys; a, b = eval(sys.argv[1]), eval(sys.argv[2]); print(a[0] == b[0] and len(a[1]) == 3 and all(abs(x - w) <= 1e-9 * w for x, w in zip(a[1], b[1])))' "$got" "$want" 2>&1)
+if [ "$close" = True ] && grep -q "linear trend fitted to 10 days" "$tmp/fc-linear.err"; then
+    ok "no --growth, a linear trace: demand per month $got, the trend's projection (want $want)"
+else
+    bad "no --growth, a linear trace: got $got, want $want; stderr: $(cat "$tmp/fc-linear.err")"
+fi
+for k in "closed:closed" "noisy:less than half"; do
+    name=${k%%:*} why=${k#*:}
+    got=$(get "$tmp/fc-$name/roadmap.json" '(d["demand_from"], [m["demand"] for m in d["months"]], d["demand_note"])' 2>&1)
+    case $got in
+    "('flat: no usable trend', [1, 1, 1], "*"$why"*) ok "no --growth, a $name trace: no usable trend, demand held flat ($got)" ;;
+    *) bad "no --growth, a $name trace: want flat demand and a note naming '$why', got $got" ;;
+    esac
+done
+grep -qi "no usable trend" "$tmp/fc-noisy/roadmap.md" && ok "roadmap.md says there was no usable trend" ||
+    bad "roadmap.md does not say there was no usable trend"
+
+# ---- --max-output-mb: the month files of a large trace pass the budget ----------------
+python3 - "$tmp/big.csv" <<'PY'
+import sys
+rows = [f"{i},{i * 30.0:.1f},batch,team-{i % 7},1,10,,60,a100-sxm-80" for i in range(1, 25001)]
+open(sys.argv[1], 'w').write("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n" + "\n".join(rows) + "\n")
+PY
+printf '{"name": "big", "seed": 1, "fleet": [{"gpu": "a100-sxm-80", "nodes": 1, "gpus_per_node": 8}], "workload": {"trace": "big.csv"}}\n' >"$tmp/big.json"
+big=("$fleetsim" roadmap "$tmp/big.json" --months 2 --growth 0 --max-nodes 1 -q -j 2)
+"${big[@]}" -o "$tmp/big-ok" 2>"$tmp/big.err"
+rc_ok=$? size=$(du -sk "$tmp/big-ok" 2>/dev/null | cut -f1)
+"${big[@]}" --max-output-mb 1 -o "$tmp/big-cut" 2>"$tmp/big.err"
+rc=$?
+if [ $rc_ok = 0 ] && [ "${size:-0}" -gt 1100 ] && [ $rc = 73 ] && [ ! -e "$tmp/big-cut" ] &&
+    grep -q "max-output-mb 1" "$tmp/big.err"; then
+    ok "--max-output-mb 1 on a roadmap of $size KiB: exit 73 naming the limit, nothing written"
+else
+    bad "--max-output-mb 1: exit $rc (without it $rc_ok, $size KiB), folder $(ls "$tmp/big-cut" 2>&1 | head -2); $(head -c 300 "$tmp/big.err")"
+fi
 
 # ---- --help and docs/roadmap.md list the same options ----------------------------------
 help=$("$fleetsim" roadmap --help | grep -o -- '--[a-z][a-z-]*' | sort -u)

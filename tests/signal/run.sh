@@ -17,14 +17,8 @@
 # Usage: FLEETSIM=build/fleetsim tests/signal/run.sh   (from anywhere)
 set -uo pipefail
 
-fleetsim=${FLEETSIM:-build/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
-if [ ! -x "$fleetsim" ]; then
-    echo "signal: $fleetsim is not an executable (set FLEETSIM)" >&2
-    exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+tl_need signal
 tmp=$(mktemp -d)
 pid=
 cleanup() {

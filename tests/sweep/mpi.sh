@@ -7,10 +7,8 @@
 # Usage: FLEETSIM=build-mpi/fleetsim [MPIRUN=mpirun] tests/sweep/mpi.sh
 set -uo pipefail
 
-fleetsim=${FLEETSIM:-build-mpi/fleetsim}
-case $fleetsim in
-*/*) fleetsim=$(cd "$(dirname "$fleetsim")" && pwd)/$(basename "$fleetsim") ;;
-esac
+TL_FLEETSIM=build-mpi/fleetsim
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 mpirun=${MPIRUN:-mpirun}
 if [ ! -x "$fleetsim" ] || ! command -v "$mpirun" >/dev/null; then
@@ -20,11 +18,7 @@ fi
 # Oversubscribe: CI machines have fewer cores than ranks; root in containers.
 mpi=("$mpirun" --oversubscribe)
 [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "ok    $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $*"; fail=$((fail + 1)); }
+tl_tmp
 
 "$fleetsim" sweep -q scenarios/sweep-example.json -j 1 -o "$tmp/j1" || bad "-j 1 without mpirun: exit $?"
 for np in 2 4; do
