@@ -345,13 +345,23 @@ static void test_dollar_vs_watt(void)
     int a100 = gpu_catalog_find(ms.cat, "a100-sxm-80");
     CU_ASSERT_FATAL(w >= 0);
     const struct fleet_group g[] = {{h100, 1, 8, 0, 0}, {rtx, 1, 8, 0, 0}};
-    /* Per watt by hand: the model's speed over the catalog's TDP. */
-    double h_w = perf_relative(ms.perf, w, h100, a100) / ms.cat->types[h100].tdp_w;
-    double r_w = perf_relative(ms.perf, w, rtx, a100) / ms.cat->types[rtx].tdp_w;
-    int want_watt = h_w > r_w ? h100 : rtx;
-    printf("\n    llm-infer-7b per kW: h100-sxm %.3f, rtx4090 %.3f", h_w * 1000, r_w * 1000);
+    /* By hand: the model's speed over the catalog's TDP (per watt) and over
+     * the owned price of one GPU-hour on the type's default server (per
+     * dollar: the price catalog's capex, maintenance and hosting). */
+    double h_s = perf_relative(ms.perf, w, h100, a100), r_s = perf_relative(ms.perf, w, rtx, a100);
+    double h_usd = cost_gpu_month(ms.prices, ms.nodes, node_template_for_gpu(ms.nodes, h100), h100,
+                                  COST_OWNED, COST_ON_DEMAND) / COST_MONTH_HOURS;
+    double r_usd = cost_gpu_month(ms.prices, ms.nodes, node_template_for_gpu(ms.nodes, rtx), rtx,
+                                  COST_OWNED, COST_ON_DEMAND) / COST_MONTH_HOURS;
+    CU_ASSERT_FATAL(h_usd > 0 && r_usd > 0);
+    double h_w = h_s / ms.cat->types[h100].tdp_w, r_w = r_s / ms.cat->types[rtx].tdp_w;
+    int want_watt = h_w > r_w ? h100 : rtx, want_dollar = h_s / h_usd > r_s / r_usd ? h100 : rtx;
+    printf("\n    llm-infer-7b speed over A100: h100-sxm %.3f, rtx4090 %.3f", h_s, r_s);
+    printf("\n    per owned USD/GPU-h: h100-sxm %.3f (%.3f $/h), rtx4090 %.3f (%.3f $/h)", h_s / h_usd,
+           h_usd, r_s / r_usd, r_usd);
+    printf("\n    per kW: h100-sxm %.3f, rtx4090 %.3f", h_w * 1000, r_w * 1000);
     const char *policies[] = {"hetero", "hetero-watt"};
-    int want[] = {rtx, want_watt};
+    int want[] = {want_dollar, want_watt};
     for (int i = 0; i < 2; i++) {
         struct sched s;
         sched_init(&s, cluster_new(ms.cat, g, 2), sched_policy_find(policies[i]));

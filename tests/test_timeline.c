@@ -368,8 +368,12 @@ static void test_event_limit(void)
     struct run r;
     run_open(&r, MIXED, 40);
     const cJSON *other = cJSON_GetObjectItemCaseSensitive(r.doc, "otherData"), *e;
-    CU_ASSERT_EQUAL(cJSON_GetArraySize(r.events), 40);
-    CU_ASSERT_EQUAL(num(other, "events"), 40);
+    /* Events go in whole groups (a slice with its node's and lane's names,
+     * at most a few here), so the cut leaves up to a group's room unused. */
+    int n = cJSON_GetArraySize(r.events);
+    printf("\n    %d events written under the limit of 40", n);
+    CU_ASSERT(n <= 40 && n >= 36);
+    CU_ASSERT_EQUAL(num(other, "events"), n);
     CU_ASSERT_EQUAL(num(other, "event_limit"), 40);
     CU_ASSERT(num(other, "dropped") > 1000);
     CU_ASSERT(num(other, "truncated_at_us") > 0);

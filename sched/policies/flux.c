@@ -9,7 +9,8 @@
  * throughput (hetero_values per GPU-second: the fastest first, H100/H200
  * for most training); everything else (inference, small fine-tunes, batch)
  * by throughput per dollar (hetero's per-dollar value: the cheapest type
- * for the work that fits, the RTX 4090 where its memory holds the job).  A
+ * for the work that fits: the RTX 4090 for most batch work; a 7B inference
+ * job is worth about as much per dollar on an H100, docs/models.md).  A
  * job takes any type it can run on at once, the better rank first (a
  * ladder that made a job wait for its best type was removed: its wait was
  * 0, and the engine wakes the queue only on events, so a wait could not
