@@ -3,6 +3,7 @@
  * arrival rate offers a chosen share of the fleet's throughput capacity. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../models/models.h"
 #include "../sched/job.h"
@@ -188,10 +189,17 @@ void gen_scenario_write(FILE *f, const struct gen_scenario *o, const struct gen_
     double rate = z->arrivals_per_hour;
     /* The default load is left out of the name and the command, so those
      * read as they did before --load. */
-    char load[32] = "", arg[48] = "";
+    char load[80] = "", arg[96] = "", diurnal[80] = "";
     if (o->load != GEN_TARGET_LOAD) {
         snprintf(load, sizeof load, "-l%g", 100 * o->load);
         snprintf(arg, sizeof arg, " --load %g", 100 * o->load);
+    }
+    if (o->diurnal_amplitude > 0) {
+        size_t n = strlen(load), m = strlen(arg);
+        snprintf(load + n, sizeof load - n, "-d%.9g@%.9g", o->diurnal_amplitude, o->diurnal_peak_h);
+        snprintf(arg + m, sizeof arg - m, " --diurnal %.9g@%.9g", o->diurnal_amplitude, o->diurnal_peak_h);
+        snprintf(diurnal, sizeof diurnal, "      \"diurnal\": {\"amplitude\": %.9g, \"peak_hour\": %.9g},\n",
+                 o->diurnal_amplitude, o->diurnal_peak_h);
     }
     fprintf(f, "{\n"
                "  \"name\": \"gen-j%lld-g%lld-s%llu%s\",\n"
@@ -215,11 +223,12 @@ void gen_scenario_write(FILE *f, const struct gen_scenario *o, const struct gen_
                "    \"generator\": {\n"
                "      \"jobs\": %lld,\n"
                "      \"arrivals_per_hour\": %.6g,\n"
+               "%s"
                "      \"duration_median_s\": %g,\n"
                "      \"duration_sigma\": %g,\n"
                "      \"duration_max_s\": %g,\n"
                "      \"gpus\": {",
-            o->jobs, rate, GEN_DURATION_MEDIAN_S, GEN_DURATION_SIGMA, GEN_DURATION_MAX_S);
+            o->jobs, rate, diurnal, GEN_DURATION_MEDIAN_S, GEN_DURATION_SIGMA, GEN_DURATION_MAX_S);
     for (size_t i = 0; i < FS_ARRAY_LEN(size_mix); i++)
         fprintf(f, "%s\"%d\": %g", i ? ", " : "", size_mix[i].gpus, size_mix[i].weight);
     fprintf(f, "},\n      \"kinds\": {");

@@ -26,6 +26,10 @@
 #define GEN_TARGET_LOAD 0.875
 #define GEN_MIN_LOAD 1.0
 #define GEN_MAX_LOAD 1000.0
+/* --diurnal's peak hour when only the amplitude is given (as a scenario's
+ * diurnal.peak_hour). */
+#define GEN_DIURNAL_PEAK_H 14.0
+#define GEN_DIURNAL_MAX_H 23.999999 /* the scenario's bound */
 
 /* The fleet mix, in whole percent of the nodes, in fleet order. */
 enum { GEN_FLEET_TYPES = 4 };
@@ -39,6 +43,8 @@ struct gen_scenario {
     long long jobs, gpus;
     unsigned long long seed;
     double load;         /* offered load, a fraction of capacity */
+    double diurnal_amplitude; /* 0: a constant rate; else in (0, 1] */
+    double diurnal_peak_h;    /* the hour the rate peaks, [0, 24) */
     const char *policy, *catalog;
 };
 

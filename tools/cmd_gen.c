@@ -18,7 +18,7 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim gen --jobs N --gpus G -o FILE.json [--seed S] [--policy NAME]\n"
-               "                    [--load PCT] [--catalog FILE]\n\n"
+               "                    [--load PCT] [--diurnal A[@H]] [--catalog FILE]\n\n"
                "Write a synthetic scenario: about G GPUs in 8-GPU nodes, %d %% H100 SXM,\n"
                "%d %% H200 SXM, %d %% A100 SXM 80GB and %d %% RTX 4090 (whole nodes, at least\n"
                "one of each type from 32 GPUs), and a generated workload of N jobs of 1, 2,\n"
@@ -37,11 +37,15 @@ static int usage(int code)
     fprintf(f, "\n"
                "  -l, --load PCT      offered load in %% of the fleet's throughput capacity,\n"
                "                      %g..%g (default %g; over 100 the queue grows: overload)\n"
+               "      --diurnal A[@H] bursty arrivals: the rate swings by the share A (0..1)\n"
+               "                      around its mean over each day, peaking at hour H\n"
+               "                      (0..%.8g, default %g); the mean rate is unchanged\n"
                "  -o, --output FILE   the scenario file to write (its folder is created)\n"
                "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog whose throughput model sizes the rate\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
-               "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD);
+               "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD,
+            GEN_DIURNAL_MAX_H, GEN_DIURNAL_PEAK_H);
     return code;
 }
 
@@ -63,6 +67,25 @@ static int parse_int(const char *opt, const char *s, long long lo, long long hi,
     return 0;
 }
 
+/* --diurnal A[@H] into o.  RET: 0, or 64 after a message. */
+static int parse_diurnal(const char *s, struct gen_scenario *o)
+{
+    char *end, *hend = NULL;
+    double a = strtod(s, &end), h = GEN_DIURNAL_PEAK_H;
+    if (end != s && *end == '@')
+        h = strtod(end + 1, &hend);
+    if (end == s || (*end && (*end != '@' || hend == end + 1 || *hend)) || !(a >= 0 && a <= 1) ||
+        !(h >= 0 && h <= GEN_DIURNAL_MAX_H)) {
+        fprintf(stderr, "fleetsim: gen: --diurnal: \"%s\" is not AMPLITUDE[@PEAK_HOUR] with an amplitude "
+                "from 0 to 1 and an hour from 0 to %.8g\n", s,
+                GEN_DIURNAL_MAX_H);
+        return 64;
+    }
+    o->diurnal_amplitude = a;
+    o->diurnal_peak_h = h;
+    return 0;
+}
+
 /* Size the fleet and the arrival rate, then write the file atomically. */
 static int generate(const struct gen_scenario *o, const char *path, struct fs_err *err)
 {
@@ -78,12 +101,15 @@ static int generate(const struct gen_scenario *o, const char *path, struct fs_er
     return rc;
 }
 
+enum { OPT_DIURNAL = 256 + 1 }; /* after CLI_MAX_OUTPUT */
+
 const struct option gen_opts[] = {
     {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
     {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
     {"load", required_argument, NULL, 'l'},   {"help", no_argument, NULL, 'h'},
-    CLI_OPT_MAX_OUTPUT,                       {NULL, 0, NULL, 0},
+    {"diurnal", required_argument, NULL, OPT_DIURNAL}, CLI_OPT_MAX_OUTPUT,
+    {NULL, 0, NULL, 0},
 };
 
 int cmd_gen(int argc, char **argv)
@@ -122,6 +148,10 @@ int cmd_gen(int argc, char **argv)
             o.load = pct / 100;
             break;
         }
+        case OPT_DIURNAL:
+            if ((rc = parse_diurnal(optarg, &o)))
+                return rc;
+            break;
         case CLI_MAX_OUTPUT:
             if (cli_parse_max_output("gen", optarg))
                 return 64;

@@ -12,6 +12,9 @@
 #    the last long jobs, which no arrivals refill, weighs little; with 2,000
 #    the figure swings with the one job that ends last.)
 # 4. --load scales the arrival rate, and its default changes nothing.
+# 5. Job classes: no job on a GPU whose memory cannot hold it.
+# 6. --diurnal: the arrivals' hour-of-day profile follows the amplitude
+#    and peak asked for; bad values are usage errors.
 #
 # Usage: FLEETSIM=build/fleetsim tests/gen/run.sh   (from anywhere)
 set -uo pipefail
@@ -146,6 +149,47 @@ sed 's/"nodes": [0-9]*/"nodes": 1/g' "$tmp/classes.json" >"$tmp/small.json"
 rc=$?
 [ "$rc" = 65 ] && grep -q 'classes\[6\].gpus: a pretrain-70b job of 16 GPUs' "$tmp/small.err"
 check "a class too big for the fleet: exit 65, named" $? "rc $rc: $(cat "$tmp/small.err")"
+
+# 6. --diurnal A@H.  The rate at hour h is the mean times 1 + A cos(2 pi
+#    (h - H) / 24), so with A = 0.8 and H = 14 the four hours around the
+#    peak (12-16 h) get 1 + 0.8 x 0.955 = 1.76 times the mean and the four
+#    around the trough (0-4 h) 0.24 times: a ratio of 7.4.  Measured from
+#    jobs.csv's submit times of 4,000 jobs on 64 GPUs (about 17 an hour:
+#    some 10 days, about 650 jobs per window without diurnal, so Poisson
+#    noise is ~4 %), the test wants the peak window at least 3 times the
+#    trough (under half the expected ratio, far outside the noise); without
+#    --diurnal the same windows must be within 1.3x of each other (a
+#    window can gain at most the last, partial day: ~1.1x on 10 days, plus
+#    the noise).
+hours() { # jobs.csv -> "PEAK TROUGH": jobs submitted in hours [12,16) and [0,4)
+    awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+        {h = ($col["submit_s"] / 3600) % 24; if (h >= 12 && h < 16) p++; if (h < 4) t++}
+        END {print p + 0, t + 0}' "$1"
+}
+for d in flat diurnal; do
+    extra=(); [ $d = diurnal ] && extra=(--diurnal 0.8@14)
+    "$fleetsim" gen --jobs 4000 --gpus 64 "${extra[@]}" -o "$tmp/$d.json" &&
+        "$fleetsim" run "$tmp/$d.json" -q -o "$tmp/$d" || check "gen ${extra[*]} runs" 1
+done
+read -r fp ft <<<"$(hours "$tmp/flat/jobs.csv")"
+read -r dp dt <<<"$(hours "$tmp/diurnal/jobs.csv")"
+awk -v p="$dp" -v t="$dt" 'BEGIN {exit !(p >= 3 * t && p > 0)}'
+check "--diurnal 0.8@14: $dp arrivals in 12-16 h vs $dt in 0-4 h (want >= 3x)" $?
+awk -v p="$fp" -v t="$ft" 'BEGIN {exit !(p > 0 && t > 0 && p <= 1.3 * t && t <= 1.3 * p)}'
+check "without --diurnal: $fp vs $ft (want within 1.3x)" $?
+r1=$(awk -F': ' '/arrivals_per_hour/ {sub(/,/, "", $2); print $2}' "$tmp/flat.json")
+r2=$(awk -F': ' '/arrivals_per_hour/ {sub(/,/, "", $2); print $2}' "$tmp/diurnal.json")
+[ -n "$r1" ] && [ "$r1" = "$r2" ]
+check "--diurnal keeps the mean rate ($r2 vs $r1)" $?
+"$fleetsim" gen --jobs 4000 --gpus 64 --diurnal 0.8@14 -o "$tmp/diurnal2.json" &&
+    cmp -s "$tmp/diurnal.json" "$tmp/diurnal2.json"
+check "--diurnal: the same arguments give the same bytes" $?
+for bad in 1.5 -0.1 0.5@24 0.5@ x; do
+    "$fleetsim" gen --jobs 10 --gpus 64 --diurnal "$bad" -o "$tmp/bad.json" 2>"$tmp/bad.err"
+    st=$?
+    [ "$st" = 64 ] && ! [ -e "$tmp/bad.json" ] && grep -q -- '--diurnal' "$tmp/bad.err"
+    check "--diurnal $bad: exit 64 (got $st) naming the option, nothing written" $?
+done
 
 echo "gen: $passed passed, $failed failed"
 [ "$failed" = 0 ]
