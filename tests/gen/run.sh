@@ -201,7 +201,7 @@ done
 #    default classes' 7-day training jobs on slow cards end weeks after the
 #    last arrival, an idle drain that says nothing about the sizing.  The
 #    threshold, 30 % of every type's GPU time, is what "does real work"
-#    means here: the class-free gen left RTX 4090s 0.2 % busy, and a type
+#    means here: issue 19 found a gen fleet's RTX 4090s 0.2 % busy, and a type
 #    sized for jobs it never gets under best-fit would sit near 0 again;
 #    the figures measured at 87.5 % load are 50-93 % (docs/benchmarks.md),
 #    below 87.5 % because best-fit puts jobs on faster types than the plan
