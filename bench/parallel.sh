@@ -17,12 +17,15 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The workloads: a generated 64-GPU fleet with 4000 jobs (compare: eight
 # policies, 8 runs) and one with 1500 jobs on 32 GPUs (plan: two types up to
-# 4 nodes, 3 seeds, brute force: 24 fleets x 3 seeds = 72 runs).
+# 4 nodes, 3 seeds, brute force: 24 fleets x 3 seeds = 72 runs, all known
+# ahead; plan_search: the same without --brute-force, where the pruned
+# search runs ahead only the fleets it may visit next, four runs a worker).
 "$fleetsim" gen --jobs 4000 --gpus 64 --seed 7 -o "$tmp/compare.json" >/dev/null
 "$fleetsim" gen --jobs 1500 --gpus 32 --seed 11 -o "$tmp/plan.json" >/dev/null
 compare=(compare -q "$tmp/compare.json" --policies fifo,best-fit,spread,dotprod,gpu-packing,fgd,hetero,flux)
-plan=(plan -q "$tmp/plan.json" --types h100-sxm,a100-sxm-80 --max-nodes 4 --seeds 1,2,3 --brute-force
-      --slo "wait_p95_s<=7200")
+plan_search=(plan -q "$tmp/plan.json" --types h100-sxm,a100-sxm-80 --max-nodes 4 --seeds 1,2,3
+             --slo "wait_p95_s<=7200")
+plan=("${plan_search[@]}" --brute-force)
 
 median() { sort -g | awk '{ x[n++] = $1 } END { print n % 2 ? x[int(n / 2)] : (x[n / 2 - 1] + x[n / 2]) / 2 }'; }
 seconds() { # OUT CMD...: run, print wall seconds
@@ -37,7 +40,7 @@ seconds() { # OUT CMD...: run, print wall seconds
 echo "fleetsim $(git rev-parse --short HEAD 2>/dev/null || echo unknown): -j 1 vs -j $jobs, median of $reps," \
      "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 printf '%-8s %6s %12s %12s %9s  %s\n' case runs "-j 1 (s)" "-j $jobs (s)" speed-up "same bytes"
-for case in compare plan; do
+for case in compare plan plan_search; do
     declare -n cmd=$case
     : >"$tmp/t1"; : >"$tmp/tn"
     for ((r = 0; r < reps; r++)); do
@@ -46,7 +49,7 @@ for case in compare plan; do
     done
     m1=$(median <"$tmp/t1"); mn=$(median <"$tmp/tn")
     same=no; diff -r "$tmp/$case-1" "$tmp/$case-n" >/dev/null && same=yes
-    runs=8; [ $case = plan ] && runs=$(awk '$1 == "\"simulations\":" { sub(/,$/, "", $2); print $2; exit }' "$tmp/plan-1/plan.json")
+    runs=8; [ $case != compare ] && runs=$(awk '$1 == "\"simulations\":" { sub(/,$/, "", $2); print $2; exit }' "$tmp/$case-1/plan.json")
     printf '%-8s %6s %12.2f %12.2f %8.2fx  %s\n' "$case" "$runs" "$m1" "$mn" "$(awk -v a="$m1" -v b="$mn" 'BEGIN { print a / b }')" "$same"
     [ $same = yes ] || { echo "parallel: $case -j $jobs wrote different bytes" >&2; exit 1; }
 done

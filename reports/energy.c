@@ -1,6 +1,7 @@
 /* energy.c - exact energy integrals and per-node PSU statistics. */
 #include "energy.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Credit node n's PSU load since its last change, up to now. */
@@ -88,8 +89,17 @@ void energy_new_bucket(struct energy *e)
 
 void energy_finish(struct energy *e, fs_time end)
 {
-    for (int32_t n = 0; n < e->nnodes; n++)
+    struct psu_fleet *f = &e->fleet;
+    *f = (struct psu_fleet){0};
+    for (int32_t n = 0; n < e->nnodes; n++) {
+        const struct psu_stat *p = &e->psu[n];
         settle_psu(&e->psu[n], end);
+        f->peak = fmax(f->peak, p->peak);
+        f->p99 = fmax(f->p99, energy_psu_p99(e, n));
+        f->above80_s += fs_to_seconds(p->above80_us);
+        f->above100_s += fs_to_seconds(p->above100_us);
+        f->overloads += p->overloads;
+    }
 }
 
 double energy_psu_p99(const struct energy *e, int32_t n)

@@ -23,6 +23,15 @@ struct psu_stat {
     int64_t hist_us[PSU_BINS];
 };
 
+/* The fleet's PSU figures, from every node's (energy_finish): the one
+ * place the summary, the reports and the metric table read them. */
+struct psu_fleet {
+    double peak;                 /* the highest node's peak load */
+    double p99;                  /* the highest node's p99 load */
+    double above80_s, above100_s; /* node-seconds above 80 % and 100 % */
+    uint64_t overloads;          /* overload events, all nodes */
+};
+
 struct energy {
     const struct sim *s;
     int32_t nnodes;
@@ -34,6 +43,7 @@ struct energy {
     double gpu_j, dc_j, wall_j;          /* whole-run integrals */
     double bucket_gpu_j_type[GPU_MAX_TYPES];
     double bucket_psu_max;               /* highest node PSU load this interval */
+    struct psu_fleet fleet;              /* set by energy_finish */
 };
 
 void energy_init(struct energy *e, const struct sim *s);
@@ -52,7 +62,8 @@ void energy_node(struct energy *e, int32_t n, fs_time now);
 /* Start a new timeseries interval. */
 void energy_new_bucket(struct energy *e);
 
-/* Close every node's PSU statistics at the end time. */
+/* Close every node's PSU statistics at the end time and sum them up
+ * into e->fleet. */
 void energy_finish(struct energy *e, fs_time end);
 
 /* p99 of node n's PSU load over the run (upper edge of its 1 % bin). */

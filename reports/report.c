@@ -45,17 +45,6 @@ static void chart(const struct doc *d, const struct report *r, int k)
 
 /* --- the content ----------------------------------------------------------- */
 
-static double psu_peak(const struct energy *e, double *p99)
-{
-    double peak = 0;
-    *p99 = 0;
-    for (int32_t n = 0; n < e->nnodes; n++) {
-        peak = fmax(peak, e->psu[n].peak);
-        *p99 = fmax(*p99, energy_psu_p99(e, n));
-    }
-    return peak;
-}
-
 /* What a reader needs in one screen: what ran, how busy, how long jobs
  * waited, what it cost and what would change that, and one chart. */
 static void summary(const struct doc *d, const struct report *r, const struct sim *s,
@@ -181,9 +170,8 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     snprintf(key, sizeof key, "Facility (PUE %g)", sc->pue);
     doc_kv(d, key, "%.6g", st->energy_kwh);
     doc_table_end(d);
-    double p99, peak = psu_peak(e, &p99);
-    doc_para(d, "PSU peak load: %.6g (%.1f %% of usable PSU capacity); highest node p99: %.6g.", peak,
-         100 * peak, p99);
+    doc_para(d, "PSU peak load: %.6g (%.1f %% of usable PSU capacity); highest node p99: %.6g.",
+             e->fleet.peak, 100 * e->fleet.peak, e->fleet.p99);
     chart(d, r, 2);
 
     if (st->evictions || st->migrations)

@@ -110,8 +110,7 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     for (int k = 0; k < s->sc->nservices; k++)
         st->svc_down_s += s->svc[k].down_s;
     st->energy_kwh = m->en.wall_j * s->sc->pue / 3.6e6;
-    for (int32_t n = 0; n < m->en.nnodes; n++)
-        st->psu_peak = fmax(st->psu_peak, m->en.psu[n].peak);
+    st->psu_peak = m->en.fleet.peak;
 }
 
 static cJSON *add_obj(cJSON *parent, const char *key)
@@ -232,21 +231,14 @@ static void add_energy(cJSON *root, const struct sim *s, const struct energy *e,
     add_num(en, "pue", s->sc->pue);
 
     cJSON *psu = add_obj(root, "psu");
-    double peak = 0, p99 = 0, s80 = 0, s100 = 0, events = 0;
     cJSON *nodes = cJSON_CreateArray();
-    for (int32_t n = 0; n < e->nnodes; n++) {
-        peak = fmax(peak, e->psu[n].peak);
-        p99 = fmax(p99, energy_psu_p99(e, n));
-        s80 += fs_to_seconds(e->psu[n].above80_us);
-        s100 += fs_to_seconds(e->psu[n].above100_us);
-        events += e->psu[n].overloads;
+    for (int32_t n = 0; n < e->nnodes; n++)
         add_psu_node(nodes, s, e, n);
-    }
-    add_num(psu, "peak_load", peak);
-    add_num(psu, "p99_load_max", p99);
-    add_num(psu, "node_seconds_above_80pct", s80);
-    add_num(psu, "node_seconds_above_100pct", s100);
-    add_num(psu, "overload_events", events);
+    add_num(psu, "peak_load", e->fleet.peak);
+    add_num(psu, "p99_load_max", e->fleet.p99);
+    add_num(psu, "node_seconds_above_80pct", e->fleet.above80_s);
+    add_num(psu, "node_seconds_above_100pct", e->fleet.above100_s);
+    add_num(psu, "overload_events", (double)e->fleet.overloads);
     cJSON_AddItemToObject(psu, "nodes", nodes);
 }
 
@@ -403,12 +395,6 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
     fprintf(f, "  completion   mean %.2f h, p95 %.2f h; makespan %.2f days\n",
             st->jct_mean / 3600, st->jct_p95 / 3600, st->makespan_s / 86400);
     const struct energy *e = &m->en;
-    double peak = 0;
-    uint64_t overloads = 0;
-    for (int32_t n = 0; n < e->nnodes; n++) {
-        peak = fmax(peak, e->psu[n].peak);
-        overloads += e->psu[n].overloads;
-    }
     if (st->evictions || st->migrations)
         fprintf(f, "  preemption   %llu evictions, %llu migrations, %.1f GPU-hours lost\n",
                 (unsigned long long)st->evictions, (unsigned long long)st->migrations, st->lost_gpu_h);
@@ -434,7 +420,7 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
         fprintf(f, "  services     %.2f %% of demand served; latency SLOs met %.2f %% of the time\n",
                 100 * st->slo_attainment, 100 * st->latency_attainment);
     fprintf(f, "  energy       %.1f MWh at the GPUs, %.1f MWh node DC, %.1f MWh wall, %.1f MWh facility (PUE %.2f)\n",
-            e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, e->wall_j * sc->pue / 3.6e9, sc->pue);
-    fprintf(f, "  PSU load     peak %.0f %% of usable capacity; %llu overload events\n", 100 * peak,
-            (unsigned long long)overloads);
+            e->gpu_j / 3.6e9, e->dc_j / 3.6e9, e->wall_j / 3.6e9, st->energy_kwh / 1e3, sc->pue);
+    fprintf(f, "  PSU load     peak %.0f %% of usable capacity; %llu overload events\n", 100 * st->psu_peak,
+            (unsigned long long)e->fleet.overloads);
 }

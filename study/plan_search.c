@@ -192,22 +192,24 @@ static bool in_batch(const struct batch *b, uint32_t id)
 
 /* Run every seed of fleet f, and with more than one worker, ahead of the
  * search, the seeds of the next fleets in search order that it may visit
- * (new, undominated now), until every worker has four runs.  A fleet's runs do
- * not depend on when they are made, so the search takes the same path and
- * counts the same simulations for any -j; runs ahead that it never uses
- * cost only time.  RET: 0 or FS_EINTERNAL (a worker died). */
+ * (new, undominated now), until every worker has four runs; under
+ * --brute-force, which visits every fleet, the seeds of all of them (up to
+ * EXEC_MAX_JOBS fleets) in one call, so the workers are forked once.  A
+ * fleet's runs do not depend on when they are made, so the search takes the
+ * same path and counts the same simulations for any -j; runs ahead that it
+ * never uses cost only time.  RET: 0 or FS_EINTERNAL (a worker died). */
 static int run_ahead(struct plan *p, struct plan_fleet *f, const struct fails *fl, struct fs_err *err)
 {
     static struct batch b;
     b = (struct batch){.p = p, .n = 1};
     b.id[0] = (uint32_t)(f - p->fleets);
     /* Four runs a worker: fewer forks, and a slow run held up less. */
-    int want = p->jobs > 1 ? 4 * p->jobs : 0;
+    int want = p->jobs <= 1 ? 0 : p->brute ? INT_MAX : 4 * p->jobs;
     for (; p->ahead < p->ncands && b.n * p->nseeds < want && b.n < EXEC_MAX_JOBS; p->ahead++) {
         const struct plan_cand *c = &p->cands[p->ahead];
         struct plan_fleet *g = &p->fleets[c->fleet];
         if (c->fate == CF_BEYOND && !g->runs && g->state == FL_NEW && !in_batch(&b, c->fleet) &&
-            !dominated(p, fl, g))
+            (p->brute || !dominated(p, fl, g)))
             b.id[b.n++] = c->fleet;
     }
     size_t n = (size_t)b.n * (size_t)p->nseeds, failed;

@@ -134,11 +134,21 @@ complete_bash() { # WORDS...: the completions bash offers for the last word
     bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _fleetsim; printf "%s\n" "${COMPREPLY[@]}"' \
         _ "$tmp/fleetsim.bash" "$@" 2>&1
 }
+complete_zsh() { # WORDS...: the same for zsh
+    zsh -f tests/cli/zsh-complete.zsh "$tmp/_fleetsim" "$@" 2>&1
+}
 expect_completion() { # WANT WORDS...
-    local want=$1
+    local want=$1 sh
     shift
-    if complete_bash "$@" | grep -x -- "$want" >/dev/null; then ok "bash completes \"$*\" with $want"; else
-        bad "bash: \"$*\" does not complete to $want: $(complete_bash "$@" | tr '\n' ' ')"; fi
+    for sh in bash zsh; do
+        if [ $sh = zsh ] && ! command -v zsh >/dev/null; then
+            echo "skip  zsh completion of \"$*\": zsh is not installed"
+        elif complete_$sh "$@" | grep -x -- "$want" >/dev/null; then
+            ok "$sh completes \"$*\" with $want"
+        else
+            bad "$sh: \"$*\" does not complete to $want: $(complete_$sh "$@" | tr '\n' ' ')"
+        fi
+    done
 }
 expect_completion run fleetsim ru
 expect_completion validate fleetsim val
