@@ -26,6 +26,10 @@
 #define GEN_TARGET_LOAD 0.875
 #define GEN_MIN_LOAD 1.0
 #define GEN_MAX_LOAD 1000.0
+/* --diurnal's peak hour when only the amplitude is given (as a scenario's
+ * diurnal.peak_hour). */
+#define GEN_DIURNAL_PEAK_H 14.0
+#define GEN_DIURNAL_MAX_H 23.999999 /* the scenario's bound */
 
 /* The fleet mix, in whole percent of the nodes, in fleet order. */
 enum { GEN_FLEET_TYPES = 4 };
@@ -39,19 +43,30 @@ struct gen_scenario {
     long long jobs, gpus;
     unsigned long long seed;
     double load;         /* offered load, a fraction of capacity */
+    double diurnal_amplitude; /* 0: a constant rate; else in (0, 1] */
+    double diurnal_peak_h;    /* the hour the rate peaks, [0, 24) */
     const char *policy, *catalog;
+    const char *classes; /* NULL: the independent draws; else "default" or a
+                            class file (--classes) */
 };
 
 /* The fleet and the rate: gen_scenario_size's answer. */
 struct gen_sizing {
     long long nodes;
     long long count[GEN_FLEET_TYPES]; /* nodes of each type of gen_fleet_mix */
+    int order[GEN_FLEET_TYPES];       /* the fleet's order (gen_fleet_mix indexes) */
+    unsigned unused;                  /* with classes: bit i set when no class
+                                         fits gen_fleet_mix[i] (left out) */
+    unsigned crowded;                 /* bit i: classes fit it, but its nodes
+                                         went to the largest jobs' span */
     double arrivals_per_hour;
 };
 
 /* Size o's fleet and arrival rate with the catalog o->catalog and the
- * throughput model beside it.  RET: 0, or FS_E* with err set (a model the
- * mix needs is missing). */
+ * throughput model beside it (with o->classes, the fleet is sized to the
+ * classes: gen_scenario.c, "Sizing to job classes").  RET: 0, or FS_E*
+ * with err set (a model the mix needs is missing; a class file missing or
+ * malformed; a class no type holds, or too few GPUs for the classes). */
 int gen_scenario_size(const struct gen_scenario *o, struct gen_sizing *z, struct fs_err *err);
 
 /* The scenario JSON on f. */

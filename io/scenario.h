@@ -133,4 +133,13 @@ int scenario_load_tree(const cJSON *root, const char *path, const struct scenari
 
 void scenario_free(struct scenario *sc);
 
+/* The job classes arg names, read as a scenario's generator "classes" is
+ * (scenarios/README.md, "Job classes"): "default" (job_classes.json beside
+ * catalog_path) or a file holding {"classes": [...]}, into g->classes and
+ * g->nclasses (g zeroed by the caller), with cat naming the GPU types.
+ * No fleet check: the caller sizes the fleet to them (io/gen_scenario.c).
+ * RET: 0, or FS_ENOINPUT / FS_EDATA with err naming the file and place. */
+int gen_classes_load(const char *arg, const struct gpu_catalog *cat, const char *catalog_path,
+                     struct gen_spec *g, struct fs_err *err);
+
 #endif

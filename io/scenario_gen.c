@@ -218,53 +218,86 @@ static int check_class_fits(struct ctx *c, const char *file, const char *path, c
     return 0;
 }
 
+/* The classes of list (an array; file and at name its place) into g; each
+ * checked against cluster cl when cl is not NULL. */
+static int load_class_list(struct ctx *c, const char *file, const char *at, const cJSON *list,
+                           const struct cluster *cl, struct gen_spec *g)
+{
+    int rc = 0;
+    if (cJSON_GetArraySize(list) < 1 || cJSON_GetArraySize(list) > GEN_MAX_CLASSES)
+        return fs_fail(c->err, FS_EDATA, "%s: %s: 1 to %d classes", file, at, GEN_MAX_CLASSES);
+    double sum = 0;
+    const cJSON *cls;
+    cJSON_ArrayForEach(cls, list) {
+        char p[96];
+        snprintf(p, sizeof p, "%s[%d]", at, g->nclasses);
+        struct gen_class *k = &g->classes[g->nclasses];
+        if ((rc = load_class(c, file, cls, p, k)) || (cl && (rc = check_class_fits(c, file, p, k, cl))))
+            return rc;
+        for (int i = 0; i < g->nclasses; i++)
+            if (strcmp(g->classes[i].name, k->name) == 0)
+                return fs_fail(c->err, FS_EDATA, "%s: %s.name: class \"%s\" given twice", file, p, k->name);
+        sum += k->weight;
+        g->nclasses++;
+    }
+    if (!(sum > 0))
+        return fs_fail(c->err, FS_EDATA, "%s: %s: needs a class of positive weight", file, at);
+    return 0;
+}
+
+/* A class file, {"classes": [...]}, into g (see load_class_list). */
+static int load_class_file(struct ctx *c, const char *path, const struct cluster *cl, struct gen_spec *g)
+{
+    cJSON *root = NULL;
+    const cJSON *list = NULL;
+    int rc = json_load_file(path, &root, c->err);
+    if (!rc && !(rc = json_child(root, "classes", true, cJSON_Array, &list, path, "$", c->err)))
+        rc = load_class_list(c, path, "$.classes", list, cl, g);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* "default"'s file: job_classes.json beside the catalog; the caller frees it. */
+static char *default_classes(const char *catalog_path)
+{
+    char *dir = xstrdup(catalog_path);
+    size_t n = strlen(dir) + 32;
+    char *path = xmalloc(n);
+    snprintf(path, n, "%s/job_classes.json", dirname(dir));
+    free(dir);
+    return path;
+}
+
 /* $.workload.generator.classes: an array, a file holding {"classes":
  * [...]} (relative to the scenario), or "default": job_classes.json beside
  * the catalog. */
 static int load_classes(struct ctx *c, const cJSON *v, struct gen_spec *g)
 {
-    cJSON *root = NULL;
-    char *path = NULL;
-    const char *file = c->file, *at = GEN_PATH ".classes";
-    int rc = 0;
+    const char *at = GEN_PATH ".classes";
+    if (!cJSON_IsString(v) && !cJSON_IsArray(v))
+        return fs_fail(c->err, FS_EDATA, "%s: %s: want an array of classes, a file name or \"default\"",
+                       c->file, at);
+    struct cluster *cl = cluster_new(c->sc->cat, c->sc->fleet, c->sc->nfleet);
+    int rc;
     if (cJSON_IsString(v)) {
-        if (strcmp(v->valuestring, "default") == 0) {
-            char *dir = xstrdup(c->sc->catalog_path);
-            size_t n = strlen(dir) + 32;
-            path = xmalloc(n);
-            snprintf(path, n, "%s/job_classes.json", dirname(dir));
-            free(dir);
-        } else
-            path = scenario_relative_to(c->file, v->valuestring);
-        file = path;
-        at = "$.classes";
-        if (!(rc = json_load_file(path, &root, c->err)))
-            rc = json_child(root, "classes", true, cJSON_Array, &v, file, "$", c->err);
-    } else if (!cJSON_IsArray(v))
-        rc = fs_fail(c->err, FS_EDATA, "%s: %s: want an array of classes, a file name or \"default\"", file, at);
-    if (!rc && (cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > GEN_MAX_CLASSES))
-        rc = fs_fail(c->err, FS_EDATA, "%s: %s: 1 to %d classes", file, at, GEN_MAX_CLASSES);
-    struct cluster *cl = rc ? NULL : cluster_new(c->sc->cat, c->sc->fleet, c->sc->nfleet);
-    double sum = 0;
-    const cJSON *cls, *list = rc ? NULL : v;
-    cJSON_ArrayForEach(cls, list) {
-        char p[96];
-        snprintf(p, sizeof p, "%s[%d]", at, g->nclasses);
-        struct gen_class *k = &g->classes[g->nclasses];
-        if ((rc = load_class(c, file, cls, p, k)) || (rc = check_class_fits(c, file, p, k, cl)))
-            break;
-        for (int i = 0; i < g->nclasses; i++)
-            if (strcmp(g->classes[i].name, k->name) == 0) {
-                rc = fs_fail(c->err, FS_EDATA, "%s: %s.name: class \"%s\" given twice", file, p, k->name);
-                break;
-            }
-        sum += k->weight;
-        g->nclasses++;
-    }
-    if (!rc && !(sum > 0))
-        rc = fs_fail(c->err, FS_EDATA, "%s: %s: needs a class of positive weight", file, at);
+        char *path = strcmp(v->valuestring, "default") == 0 ? default_classes(c->sc->catalog_path)
+                                                             : scenario_relative_to(c->file, v->valuestring);
+        rc = load_class_file(c, path, cl, g);
+        free(path);
+    } else
+        rc = load_class_list(c, c->file, at, v, cl, g);
     cluster_free(cl);
-    cJSON_Delete(root);
+    return rc;
+}
+
+int gen_classes_load(const char *arg, const struct gpu_catalog *cat, const char *catalog_path,
+                     struct gen_spec *g, struct fs_err *err)
+{
+    struct scenario sc = {.cat = (struct gpu_catalog *)cat};
+    struct ctx c = {.sc = &sc, .err = err};
+    char *path = strcmp(arg, "default") == 0 ? default_classes(catalog_path) : xstrdup(arg);
+    c.file = path;
+    int rc = load_class_file(&c, path, NULL, g);
     free(path);
     return rc;
 }

@@ -18,13 +18,16 @@ static int usage(int code)
 {
     FILE *f = code ? stderr : stdout;
     fprintf(f, "usage: fleetsim gen --jobs N --gpus G -o FILE.json [--seed S] [--policy NAME]\n"
-               "                    [--load PCT] [--catalog FILE]\n\n"
+               "                    [--load PCT] [--classes default|FILE] [--diurnal A[@H]]\n"
+               "                    [--catalog FILE]\n\n"
                "Write a synthetic scenario: about G GPUs in 8-GPU nodes, %d %% H100 SXM,\n"
                "%d %% H200 SXM, %d %% A100 SXM 80GB and %d %% RTX 4090 (whole nodes, at least\n"
                "one of each type from 32 GPUs), and a generated workload of N jobs of 1, 2,\n"
                "4 or 8 GPUs arriving at a rate that offers %.1f %% (--load) of the fleet's throughput\n"
-               "capacity (from the catalog's throughput model).  The run has no horizon: it\n"
-               "ends when the last job does.  The same arguments always write the same file.\n\n"
+               "capacity (from the catalog's throughput model); with --classes, jobs of the\n"
+               "classes on a fleet of the same types sized to them.  The run has no horizon:\n"
+               "it ends when the last job does.  The same arguments always write the same\n"
+               "file.\n\n"
                "  -n, --jobs N        number of jobs, 1..%lld\n"
                "  -g, --gpus G        fleet size in GPUs, 8..%lld (rounded to whole nodes)\n"
                "  -s, --seed S        the scenario's seed (default 1)\n"
@@ -37,11 +40,22 @@ static int usage(int code)
     fprintf(f, "\n"
                "  -l, --load PCT      offered load in %% of the fleet's throughput capacity,\n"
                "                      %g..%g (default %g; over 100 the queue grows: overload)\n"
+               "      --classes default|FILE  draw the jobs from job classes (a kind, a model\n"
+               "                      and its memory need, GPU counts, durations; default:\n"
+               "                      job_classes.json beside the catalog) and size the\n"
+               "                      fleet to them: each class's jobs spread over the types\n"
+               "                      that hold them, each type given nodes for the GPU time\n"
+               "                      it is offered, so every type is offered about --load;\n"
+               "                      a type no class fits is left out (said on stderr)\n"
+               "      --diurnal A[@H] bursty arrivals: the rate swings by the share A (0..1)\n"
+               "                      around its mean over each day, peaking at hour H\n"
+               "                      (0..%.8g, default %g); the mean rate is unchanged\n"
                "  -o, --output FILE   the scenario file to write (its folder is created)\n"
                "      --max-output-mb N  write at most N MiB in all, else exit 73 (default 10240)\n"
                "      --catalog FILE  GPU catalog whose throughput model sizes the rate\n"
                "                      (default: $FLEETSIM_DATA/gpus.json or the shipped one)\n"
-               "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD);
+               "  -h, --help          this help\n", GEN_MIN_LOAD, GEN_MAX_LOAD, 100 * GEN_TARGET_LOAD,
+            GEN_DIURNAL_MAX_H, GEN_DIURNAL_PEAK_H);
     return code;
 }
 
@@ -63,12 +77,36 @@ static int parse_int(const char *opt, const char *s, long long lo, long long hi,
     return 0;
 }
 
+/* --diurnal A[@H] into o.  RET: 0, or 64 after a message. */
+static int parse_diurnal(const char *s, struct gen_scenario *o)
+{
+    char *end, *hend = NULL;
+    double a = strtod(s, &end), h = GEN_DIURNAL_PEAK_H;
+    if (end != s && *end == '@')
+        h = strtod(end + 1, &hend);
+    if (end == s || (*end && (*end != '@' || hend == end + 1 || *hend)) || !(a >= 0 && a <= 1) ||
+        !(h >= 0 && h <= GEN_DIURNAL_MAX_H)) {
+        fprintf(stderr, "fleetsim: gen: --diurnal: \"%s\" is not AMPLITUDE[@PEAK_HOUR] with an amplitude "
+                "from 0 to 1 and an hour from 0 to %.8g\n", s,
+                GEN_DIURNAL_MAX_H);
+        return 64;
+    }
+    o->diurnal_amplitude = a;
+    o->diurnal_peak_h = h;
+    return 0;
+}
+
 /* Size the fleet and the arrival rate, then write the file atomically. */
 static int generate(const struct gen_scenario *o, const char *path, struct fs_err *err)
 {
     struct gen_sizing z;
     struct outfile out = {0};
     int rc = gen_scenario_size(o, &z, err);
+    for (int i = 0; rc == 0 && i < GEN_FLEET_TYPES; i++)
+        if ((z.unused | z.crowded) >> i & 1)
+            fprintf(stderr, "fleetsim: gen: --classes %s: %s left out of the fleet: %s\n", o->classes,
+                    gen_fleet_mix[i].gpu, z.unused >> i & 1 ? "no class fits it"
+                    : "its nodes went to the largest jobs, which need whole nodes of one type");
     if (rc == 0 && (rc = out_open_path(&out, path, err)) == 0) {
         gen_scenario_write(out.f, o, &z);
         if (!(rc = out_close(&out, err)))
@@ -78,12 +116,16 @@ static int generate(const struct gen_scenario *o, const char *path, struct fs_er
     return rc;
 }
 
+enum { OPT_DIURNAL = CLI_MAX_OUTPUT + 1, OPT_CLASSES };
+
 const struct option gen_opts[] = {
     {"jobs", required_argument, NULL, 'n'},   {"gpus", required_argument, NULL, 'g'},
     {"seed", required_argument, NULL, 's'},   {"policy", required_argument, NULL, 'p'},
     {"output", required_argument, NULL, 'o'}, {"catalog", required_argument, NULL, 'c'},
     {"load", required_argument, NULL, 'l'},   {"help", no_argument, NULL, 'h'},
-    CLI_OPT_MAX_OUTPUT,                       {NULL, 0, NULL, 0},
+    {"diurnal", required_argument, NULL, OPT_DIURNAL}, {"classes", required_argument, NULL, OPT_CLASSES},
+    CLI_OPT_MAX_OUTPUT,
+    {NULL, 0, NULL, 0},
 };
 
 int cmd_gen(int argc, char **argv)
@@ -122,6 +164,11 @@ int cmd_gen(int argc, char **argv)
             o.load = pct / 100;
             break;
         }
+        case OPT_CLASSES: o.classes = optarg; break;
+        case OPT_DIURNAL:
+            if ((rc = parse_diurnal(optarg, &o)))
+                return rc;
+            break;
         case CLI_MAX_OUTPUT:
             if (cli_parse_max_output("gen", optarg))
                 return 64;
@@ -156,6 +203,18 @@ int cmd_gen(int argc, char **argv)
     }
     if (!o.catalog)
         o.catalog = cli_default_catalog();
+    /* A class file goes into the scenario as an absolute path: the
+     * scenario reads relative paths from its own folder. */
+    char *classes = NULL;
+    if (o.classes && strcmp(o.classes, "default") != 0) {
+        if (!(classes = realpath(o.classes, NULL))) {
+            fprintf(stderr, "fleetsim: gen: --classes: %s: %s\n", o.classes, strerror(errno));
+            return 66;
+        }
+        o.classes = classes;
+    }
     struct fs_err err = {0};
-    return generate(&o, out, &err) ? cli_fail(&err) : 0;
+    rc = generate(&o, out, &err) ? cli_fail(&err) : 0;
+    free(classes);
+    return rc;
 }
