@@ -246,11 +246,15 @@ static void side_by_side(const struct doc *d, const struct compare_entry *e, int
         const struct compare_entry *x = &e[i];
         char bill[64];
         snprintf(bill, sizeof bill, "%s", bill_keys[x->own]);
-        char usd[32];
-        doc_kv(d, x->name, "%.0f | %s | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %.2f | %.2f | %.2f", x->f.gpus,
+        char usd[32], slo[2][16] = {"-", "-"}; /* "-": no services, nothing to attain */
+        if (x->st.services) {
+            snprintf(slo[0], sizeof slo[0], "%.2f", 100 * x->st.slo_attainment);
+            snprintf(slo[1], sizeof slo[1], "%.2f", 100 * x->st.latency_attainment);
+        }
+        doc_kv(d, x->name, "%.0f | %s | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %.2f | %s | %s", x->f.gpus,
                bill, 100 * x->st.utilization, x->st.wait_p95 / 3600, x->st.jct_mean / 3600,
                x->st.energy_kwh / 1e3, 100 * x->st.psu_peak, doc_usd(usd, x->cost.month_usd), x->cost.usd_per_gpu_h,
-               100 * x->st.slo_attainment, 100 * x->st.latency_attainment);
+               slo[0], slo[1]);
     }
     doc_table_end(d);
     char f[4][64] = {"Run", "policy", "jobs completed", "fleet"};

@@ -11,7 +11,8 @@
  *     = perf_relative(w, t, ref) x perf_scaling(w, t, gpus, nodes) / cost(t),
  * the job's throughput per GPU over one GPU's cost (the job's GPU count
  * cancels: the job takes as many GPUs on every type).  perf_relative uses
- * the workload's measured throughputs where workloads.json has them
+ * the workload's measured throughputs where workloads.json has them, the
+ * LLM model's at each type's largest batch for batch LLM inference
  * (models/perf.h), else the roofline.  cost(t) is
  *   hetero       the owned price of one GPU per hour: cost_gpu_month of
  *                the type's default server template (node_template_for_gpu)
