@@ -19,7 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 # policies, 8 runs) and one with 1500 jobs on 32 GPUs (plan: two types up to
 # 4 nodes, 3 seeds, brute force: 24 fleets x 3 seeds = 72 runs, all known
 # ahead; plan_search: the same without --brute-force, where the pruned
-# search runs ahead only the fleets it may visit next, four runs a worker).
+# search runs a fleet's seeds side by side and runs ahead only the fleets it
+# may visit next, until each worker has one run).
 "$fleetsim" gen --jobs 4000 --gpus 64 --seed 7 -o "$tmp/compare.json" >/dev/null
 "$fleetsim" gen --jobs 1500 --gpus 32 --seed 11 -o "$tmp/plan.json" >/dev/null
 compare=(compare -q "$tmp/compare.json" --policies fifo,best-fit,spread,dotprod,gpu-packing,fgd,hetero,flux)

@@ -192,7 +192,10 @@ static bool in_batch(const struct batch *b, uint32_t id)
 
 /* Run every seed of fleet f, and with more than one worker, ahead of the
  * search, the seeds of the next fleets in search order that it may visit
- * (new, undominated now), until every worker has four runs; under
+ * (new, undominated now), only until every worker has one run: the
+ * search is sequential and most fleets run ahead are pruned before it
+ * gets to them (four runs a worker made -j 2 slower than -j 1, bench/
+ * parallel.sh's plan_search row: 0.82x, against 1.05x now); under
  * --brute-force, which visits every fleet, the seeds of all of them (up to
  * EXEC_MAX_JOBS fleets) in one call, so the workers are forked once.  A
  * fleet's runs do not depend on when they are made, so the search takes the
@@ -203,8 +206,7 @@ static int run_ahead(struct plan *p, struct plan_fleet *f, const struct fails *f
     static struct batch b;
     b = (struct batch){.p = p, .n = 1};
     b.id[0] = (uint32_t)(f - p->fleets);
-    /* Four runs a worker: fewer forks, and a slow run held up less. */
-    int want = p->jobs <= 1 ? 0 : p->brute ? INT_MAX : 4 * p->jobs;
+    int want = p->jobs <= 1 ? 0 : p->brute ? INT_MAX : p->jobs;
     for (; p->ahead < p->ncands && b.n * p->nseeds < want && b.n < EXEC_MAX_JOBS; p->ahead++) {
         const struct plan_cand *c = &p->cands[p->ahead];
         struct plan_fleet *g = &p->fleets[c->fleet];
