@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../base/signals.h"
-#include "../sim/service_run.h"
+#include "../sim/observe.h"
 
 static void write_header(const struct metrics *m)
 {
@@ -28,7 +28,7 @@ static void write_header(const struct metrics *m)
     fputc('\n', m->ts);
 }
 
-/* Each service's row ending at end (sim/service_run.h): taken whether or
+/* Each service's row ending at end (sim/observe.h): taken whether or
  * not there is a timeseries, written when there is. */
 static void service_columns(const struct metrics *m, struct sim *s, fs_time end, double width_s)
 {

@@ -11,7 +11,7 @@
 #include "billing.h"
 #include "costing.h"
 #include "report_cost.h"
-#include "../sim/service_run.h"
+#include "../sim/observe.h"
 
 int report_open(struct report *r, struct outset *set, struct fs_err *err)
 {
@@ -184,15 +184,16 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
                           "tokens within it", "mean latency (s)", "down (s)", "replicas mean", "replicas max"};
         doc_row(d, true, 9, sh);
         for (int k = 0; k < s->sc->nservices; k++) {
-            const struct svc_run *v = &s->svc[k];
+            struct svc_figures v;
+            sim_service(s, k, &v);
             const struct service_spec *sp = &s->sc->services[k];
             char slo[160];
             service_objective_str(slo, sizeof slo, sp);
-            doc_kv(d, sp->name, "%.5f | %s | %.4f | %.4f | %.3f | %.0f | %.2f | %d", service_attainment(&v->st), slo,
-                   v->demand_s > 0 ? v->met_s / v->demand_s : 1,
-                   v->demand_tokens > 0 ? v->within_tokens / v->demand_tokens : 1,
-                   v->st.served_tokens > 0 ? v->latency_tokens / v->st.served_tokens : 0,
-                   v->down_s, s->end > 0 ? v->replica_s / fs_to_seconds(s->end) : 0, v->max_running);
+            doc_kv(d, sp->name, "%.5f | %s | %.4f | %.4f | %.3f | %.0f | %.2f | %d", v.attainment, slo,
+                   v.demand_s > 0 ? v.met_s / v.demand_s : 1,
+                   v.demand_tokens > 0 ? v.within_tokens / v.demand_tokens : 1,
+                   v.served_tokens > 0 ? v.latency_tokens / v.served_tokens : 0,
+                   v.down_s, s->end > 0 ? v.replica_s / fs_to_seconds(s->end) : 0, v.max_running);
         }
         doc_table_end(d);
         doc_para(d, "Latency SLO met: the share of the time with demand in which every target of the "

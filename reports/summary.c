@@ -8,8 +8,7 @@
 #include <stdlib.h>
 
 #include "../sim/elastic.h"
-#include "../sim/faults_run.h"
-#include "../sim/service_run.h"
+#include "../sim/observe.h"
 #include "../base/signals.h"
 #include "../base/csv.h"
 #include "../base/version.h"
@@ -107,8 +106,11 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->slo_attainment = svc_attainment(s);
     st->latency_attainment = svc_latency_attainment(s);
     st->services = s->sc->nservices;
-    for (int k = 0; k < s->sc->nservices; k++)
-        st->svc_down_s += s->svc[k].down_s;
+    for (int k = 0; k < s->sc->nservices; k++) {
+        struct svc_figures v;
+        sim_service(s, k, &v);
+        st->svc_down_s += v.down_s;
+    }
     st->energy_kwh = m->en.wall_j * s->sc->pue / 3.6e6;
     st->psu_peak = m->en.fleet.peak;
 }
@@ -151,15 +153,15 @@ static void add_psu_node(cJSON *arr, const struct sim *s, const struct energy *e
 
 /* A replica's operating point on each type of the fleet that can hold one
  * (service_replica): what the latency objective is evaluated with. */
-static void add_replicas(cJSON *o, const struct sim *s, int k)
+static void add_replicas(cJSON *o, const struct sim *s, const struct svc_figures *v)
 {
     cJSON *by = add_obj(o, "replica_by_type");
     for (int t = 0; t < s->sc->cat->n; t++) {
-        const struct llm_operating *op = &s->svc[k].op[t];
+        const struct llm_operating *op = &v->op[t];
         if (!(op->tokens_s > 0) || !s->cl->types[t].max_gpus)
             continue;
         cJSON *x = add_obj(by, s->sc->cat->types[t].name);
-        add_num(x, "gpus", s->svc[k].gpus);
+        add_num(x, "gpus", v->gpus);
         add_num(x, "batch", op->batch);
         add_num(x, "tokens_s", op->tokens_s);
         add_num(x, "ttft_s", op->ttft_s);
@@ -172,38 +174,39 @@ static void add_services(cJSON *root, const struct sim *s)
 {
     cJSON *arr = cJSON_AddArrayToObject(root, "services");
     for (int k = 0; k < s->sc->nservices; k++) {
-        const struct svc_run *r = &s->svc[k];
+        struct svc_figures r;
+        sim_service(s, k, &r);
         const struct service_spec *sp = &s->sc->services[k];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "name", sp->name);
-        add_num(o, "demand_tokens", r->st.demand_tokens);
-        add_num(o, "served_tokens", r->st.served_tokens);
-        add_num(o, "attainment", service_attainment(&r->st));
-        add_num(o, "mean_latency_s", r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0);
+        add_num(o, "demand_tokens", r.demand_tokens);
+        add_num(o, "served_tokens", r.served_tokens);
+        add_num(o, "attainment", r.attainment);
+        add_num(o, "mean_latency_s", r.served_tokens > 0 ? r.latency_tokens / r.served_tokens : 0);
         cJSON *slo = add_obj(o, "slo");
         add_num(slo, "ttft_s", sp->ttft_target_s);
         add_num(slo, "ttft_percentile", sp->ttft_percentile);
         add_num(slo, "tpot_s", sp->tpot_target_s);
         add_num(slo, "latency_s", sp->slo_latency_s);
-        add_num(o, "latency_attainment", r->demand_s > 0 ? r->met_s / r->demand_s : 1);
-        add_num(o, "demand_s", r->demand_s);
-        add_num(o, "latency_met_s", r->met_s);
-        add_num(o, "tokens_within_slo", r->within_tokens);
-        add_replicas(o, s, k);
-        add_num(o, "short_s", r->st.short_s);
-        add_num(o, "downtime_s", r->down_s);
-        add_num(o, "replicas_mean", s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0);
-        add_num(o, "replicas_max", r->max_running);
-        add_num(o, "scale_ups", (double)r->st.scale_ups);
-        add_num(o, "scale_downs", (double)r->st.scale_downs);
+        add_num(o, "latency_attainment", r.demand_s > 0 ? r.met_s / r.demand_s : 1);
+        add_num(o, "demand_s", r.demand_s);
+        add_num(o, "latency_met_s", r.met_s);
+        add_num(o, "tokens_within_slo", r.within_tokens);
+        add_replicas(o, s, &r);
+        add_num(o, "short_s", r.short_s);
+        add_num(o, "downtime_s", r.down_s);
+        add_num(o, "replicas_mean", s->end > 0 ? r.replica_s / fs_to_seconds(s->end) : 0);
+        add_num(o, "replicas_max", r.max_running);
+        add_num(o, "scale_ups", (double)r.scale_ups);
+        add_num(o, "scale_downs", (double)r.scale_downs);
     }
 }
 
 /* Failures, what they interrupted and cost, and the repairs. */
-static void add_faults(cJSON *root, const struct sim *s, const struct run_stats *st)
+static void add_faults(cJSON *root, const struct sim *s, const struct fault_figures *f,
+                       const struct run_stats *st)
 {
-    const struct fault_run *f = s->faults;
     cJSON *o = add_obj(root, "faults");
     double node_days = s->cl->nnodes * fs_to_seconds(s->end) / 86400;
     add_num(o, "failures", (double)f->failures);
@@ -307,8 +310,9 @@ static cJSON *build_json(const struct sim *s, const struct metrics *m, const str
     add_num(pre, "lost_gpu_hours", st->lost_gpu_h);
     if (s->sc->nservices)
         add_services(root, s);
-    if (s->faults)
-        add_faults(root, s, st);
+    struct fault_figures f;
+    if (sim_faults(s, &f))
+        add_faults(root, s, &f, st);
     add_num(root, "events", (double)s->events);
     return root;
 }
@@ -398,23 +402,24 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
     if (st->evictions || st->migrations)
         fprintf(f, "  preemption   %llu evictions, %llu migrations, %.1f GPU-hours lost\n",
                 (unsigned long long)st->evictions, (unsigned long long)st->migrations, st->lost_gpu_h);
-    if (s->faults)
+    struct fault_figures fa;
+    if (sim_faults(s, &fa))
         fprintf(f, "  faults       %llu failures, %llu jobs interrupted, %.1f GPU-hours lost, "
-                   "goodput %.4f\n", (unsigned long long)s->faults->failures,
-                (unsigned long long)s->faults->interruptions, st->lost_gpu_h,
-                st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);
+                   "goodput %.4f\n", (unsigned long long)fa.failures, (unsigned long long)fa.interruptions,
+                st->lost_gpu_h, st->alloc_gpu_h > 0 ? 1 - st->lost_gpu_h / st->alloc_gpu_h : 1);
     for (int k = 0; k < s->sc->nservices; k++) {
-        const struct svc_run *r = &s->svc[k];
+        struct svc_figures r;
+        sim_service(s, k, &r);
         const struct service_spec *sp = &s->sc->services[k];
         char slo[160];
         service_objective_str(slo, sizeof slo, sp);
         fprintf(f, "  service      %s: %.2f %% of demand served; latency SLO (%s) met %.2f %% of the time, "
                    "%.2f %% of tokens served within it; mean latency %.2f s, %.0f s down, replicas mean %.1f "
-                   "max %d\n", sp->name, 100 * service_attainment(&r->st), slo,
-                100 * (r->demand_s > 0 ? r->met_s / r->demand_s : 1),
-                100 * (r->demand_tokens > 0 ? r->within_tokens / r->demand_tokens : 1),
-                r->st.served_tokens > 0 ? r->latency_tokens / r->st.served_tokens : 0, r->down_s,
-                s->end > 0 ? r->replica_s / fs_to_seconds(s->end) : 0, r->max_running);
+                   "max %d\n", sp->name, 100 * r.attainment, slo,
+                100 * (r.demand_s > 0 ? r.met_s / r.demand_s : 1),
+                100 * (r.demand_tokens > 0 ? r.within_tokens / r.demand_tokens : 1),
+                r.served_tokens > 0 ? r.latency_tokens / r.served_tokens : 0, r.down_s,
+                s->end > 0 ? r.replica_s / fs_to_seconds(s->end) : 0, r.max_running);
     }
     if (s->sc->nservices > 1)
         fprintf(f, "  services     %.2f %% of demand served; latency SLOs met %.2f %% of the time\n",

@@ -155,3 +155,21 @@ bool faults_event(struct sim *s, const struct event *ev)
         return false;
     return true;
 }
+
+bool sim_faults(const struct sim *s, struct fault_figures *out)
+{
+    const struct fault_run *f = s->faults;
+    if (!f)
+        return false;
+    *out = (struct fault_figures){
+        .failures = f->failures,
+        .interruptions = f->interruptions,
+        .repairs = f->repairs,
+        .psu_failures = f->psu_failures,
+        .windows = f->windows,
+        .planned = f->planned,
+        .repair_h = f->repair_h,
+        .by_cause = f->by_cause,
+    };
+    return true;
+}

@@ -1,4 +1,5 @@
-/* faults_run.h - faults in the engine (private to sim/): each node fails at
+/* faults_run.h - faults in the engine (private to sim/; observers read
+ * their counts through observe.h): each node fails at
  * the times of a renewal process (models/faults.h: Weibull with the
  * scenario's shape, mean 1 / the node's rate x $.faults.scale); a failure
  * evicts every job on the node (a gang loses all of its nodes' work since
@@ -10,7 +11,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "engine.h"
+#include "observe.h"
 
 struct fault_run {
     gsl_rng *rng;

@@ -76,7 +76,6 @@ static void account(struct sim *s, int k, fs_time t)
         if (demand > 0) {
             double lat = service_response_s(sp, demand, r->capacity, r->slots);
             double tokens = demand * dt;
-            r->demand_tokens += tokens;
             r->row.demand_tokens += tokens;
             r->demand_s += dt;
             r->row.demand_s += dt;
@@ -313,4 +312,26 @@ double svc_latency_attainment(const struct sim *s)
         met_s += s->svc[k].met_s;
     }
     return demand_s > 0 ? met_s / demand_s : 1;
+}
+
+void sim_service(const struct sim *s, int k, struct svc_figures *out)
+{
+    const struct svc_run *r = &s->svc[k];
+    *out = (struct svc_figures){
+        .demand_tokens = r->st.demand_tokens,
+        .served_tokens = r->st.served_tokens,
+        .attainment = service_attainment(&r->st),
+        .short_s = r->st.short_s,
+        .scale_ups = r->st.scale_ups,
+        .scale_downs = r->st.scale_downs,
+        .latency_tokens = r->latency_tokens,
+        .demand_s = r->demand_s,
+        .met_s = r->met_s,
+        .within_tokens = r->within_tokens,
+        .down_s = r->down_s,
+        .replica_s = r->replica_s,
+        .max_running = r->max_running,
+        .gpus = r->gpus,
+        .op = r->op,
+    };
 }

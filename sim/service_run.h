@@ -1,4 +1,5 @@
-/* service_run.h - inference services in the engine (private to sim/):
+/* service_run.h - inference services in the engine (private to sim/;
+ * observers read their figures through observe.h):
  * each service's autoscaler runs every as.tick (an engine event), submits
  * replicas into its slots (scenario.h) and stops the newest when it scales
  * down; a started replica serves after as.cold_start (another event).
@@ -12,17 +13,7 @@
 #ifndef FS_SIM_SERVICE_RUN_H
 #define FS_SIM_SERVICE_RUN_H
 
-#include "engine.h"
-
-/* What a service did over one timeseries row (the integrals over it). */
-struct svc_row {
-    double demand_tokens;     /* output tokens demanded */
-    double capacity_s;        /* integral of the ready replicas' tokens/s */
-    double slots_s;           /* integral of their batch slots */
-    double demand_s;          /* seconds with demand */
-    double met_s;             /* of those, seconds the latency objective held */
-    double within_tokens;     /* tokens served while it held */
-};
+#include "observe.h"
 
 /* What a service did over the run. */
 struct svc_run {
@@ -36,7 +27,6 @@ struct svc_run {
     int slots;                /* batch slots of the ready replicas */
     int ready, live;          /* replicas ready; submitted and not stopped */
     int running, max_running; /* replicas holding GPUs (starting or ready): now, the most */
-    double demand_tokens;     /* the same as st.demand_tokens, kept here too */
     double ttft_slots;        /* sum of batch x no-queue TTFT of the ready replicas */
     double latency_tokens;    /* sum of latency x tokens served: / served = mean */
     double demand_s;          /* seconds with demand */
@@ -58,17 +48,5 @@ bool svc_event(struct sim *s, const struct event *ev); /* RET: true if it was a 
 void svc_started(struct sim *s, size_t i);             /* replica i was placed */
 void svc_evicted(struct sim *s, size_t i);             /* replica i is being evicted */
 void svc_end(struct sim *s);                           /* account to s->now, the end */
-
-/* Served / demanded tokens over every service; 1 without demand. */
-double svc_attainment(const struct sim *s);
-/* Seconds the latency objective held / seconds with demand, over every
- * service; 1 without demand. */
-double svc_latency_attainment(const struct sim *s);
-
-/* The timeseries row of service k that ends at end, a multiple of the
- * scenario's timeseries interval or the end of the run: accounts k up to
- * end first when it is behind, then takes the row (rows are taken in
- * order; the metrics collector takes each one as it writes its row). */
-void svc_row_take(struct sim *s, int k, fs_time end, struct svc_row *row);
 
 #endif
