@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/elastic.h"
+#include "../sim/observe.h"
 #include "costing.h"
 
 const char *const bill_keys[BILL_LINES] = {
@@ -45,6 +45,8 @@ void billing_init(struct billing *b)
 
 static void effects(struct bill_effects *e, const struct run_result *r)
 {
+    struct elastic_figures el;
+    bool elastic = sim_elastic(r->s, &el);
     *e = (struct bill_effects){
         .wait_p95_s = r->st.wait_p95,
         .jct_mean_s = r->st.jct_mean,
@@ -52,7 +54,7 @@ static void effects(struct bill_effects *e, const struct run_result *r)
         .latency_attainment = r->st.latency_attainment,
         .lost_gpu_h = r->st.lost_gpu_h,
         .completed = r->st.completed,
-        .interruptions = r->s->elastic ? r->s->elastic->interruptions : 0,
+        .interruptions = elastic ? el.interruptions : 0,
     };
 }
 
@@ -101,7 +103,9 @@ void billing_elastic(struct billing *b, const struct run_result *r)
 {
     struct fleet_cost fc;
     fleet_cost_compute(r->s, r->m, COST_CLOUD, COST_ON_DEMAND, &fc);
-    put(b, r->s->elastic && r->s->elastic->hold == COST_HOLD_SPOT ? BILL_SPOT : BILL_ELASTIC, &fc, r);
+    struct elastic_figures el;
+    bool spot = sim_elastic(r->s, &el) && el.hold == COST_HOLD_SPOT;
+    put(b, spot ? BILL_SPOT : BILL_ELASTIC, &fc, r);
 }
 
 void billing_missing(struct billing *b, enum bill_line l, const char *why)

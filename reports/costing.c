@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/elastic.h"
+#include "../sim/observe.h"
 
 const char *const saving_reasons[SAVE_COUNT] = {
     "billing model", "cheaper GPU types", "fewer GPUs needed", "higher utilization", "energy",
@@ -62,15 +62,17 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
     }
     out->window_months = cost_months(s->end);
     double alloc_gpu_s = 0, paid_gpu_s = 0;
+    struct elastic_figures el;
+    bool elastic = sim_elastic(s, &el);
     for (int t = 0; t < sc->cat->n; t++) {
         if (!m->capacity[t])
             continue;
         double util = metrics_utilization(m, t, s->end), window_s = fs_to_seconds(s->end);
         out->gpu_month_usd[t] = type_usd[t] / (double)m->capacity[t];
         alloc_gpu_s += util * (double)m->capacity[t] * window_s;
-        if (s->elastic && b == COST_CLOUD && c == COST_ON_DEMAND) { /* commitments: the pool kept */
-            double billed = s->elastic->billed_gpu_s[t];
-            if (s->elastic->hold == COST_HOLD_SPOT)
+        if (elastic && b == COST_CLOUD && c == COST_ON_DEMAND) { /* commitments: the pool kept */
+            double billed = el.billed_gpu_s[t];
+            if (el.hold == COST_HOLD_SPOT)
                 out->gpu_month_usd[t] *= 1 - sc->prices->elastic.spot_discount.value;
             double usd = out->gpu_month_usd[t] * billed / 3600 / COST_MONTH_HOURS / out->window_months;
             out->capacity_month_usd += usd;

@@ -124,19 +124,21 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
     doc_row(d, true, 3, h);
     struct fleet_cost fc; /* an elastic pool: the GPUs held, and the use of them */
     fleet_cost_compute(s, m, sc->cost.billing, sc->cost.commit, &fc);
+    struct elastic_figures el;
+    bool elastic = sim_elastic(s, &el);
     for (int t = 0; t < cat->n; t++)
-        if (m->capacity[t] && s->elastic && fc.ok)
+        if (m->capacity[t] && elastic && fc.ok)
             doc_kv(d, cat->types[t].name, "%.1f of %lld | %.1f", fc.gpus_by_type[t], (long long)m->capacity[t],
                    100 * fc.util_by_type[t]);
         else if (m->capacity[t])
             doc_kv(d, cat->types[t].name, "%lld | %.1f", (long long)m->capacity[t],
                    100 * metrics_utilization(m, t, s->end));
-    if (s->elastic && fc.ok)
+    if (elastic && fc.ok)
         doc_kv(d, "all", "%.1f of %lld | %.1f", fc.gpus, (long long)s->cl->gpus, 100 * st->utilization);
     else
         doc_kv(d, "all", "%lld | %.1f", (long long)s->cl->gpus, 100 * st->utilization);
     doc_table_end(d);
-    if (s->elastic)
+    if (elastic)
         doc_para(d, "An elastic pool: GPUs are those held on average over the window, of the pool's; "
                     "utilization is of the GPU time held.");
     doc_para(d, "Allocated GPU-hours: %.1f. The chart of GPUs allocated by type is in the summary above.",

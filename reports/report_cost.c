@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "costing.h"
-#include "../sim/elastic.h"
+#include "../sim/observe.h"
 
 static void cost_table(const struct doc *d, const struct fleet_cost *fc)
 {
@@ -55,7 +55,9 @@ static void type_table(const struct doc *d, const struct sim *s, const struct me
  * every way but its own, kept all month. */
 static void billing_table(const struct doc *d, const struct sim *s, const struct metrics *m)
 {
-    const char *kept = s->elastic ? " (the pool kept all month)" : "";
+    struct elastic_figures el;
+    bool elastic = sim_elastic(s, &el);
+    const char *kept = elastic ? " (the pool kept all month)" : "";
     char h[3][64] = {"Billed as", "USD per month", "energy included"};
     doc_row(d, true, 3, h);
     for (int b = 0; b < COST_BILLINGS; b++) {
@@ -63,9 +65,9 @@ static void billing_table(const struct doc *d, const struct sim *s, const struct
             struct fleet_cost fc;
             fleet_cost_compute(s, m, (enum cost_billing)b, (enum cost_commit)c, &fc);
             char key[96];
-            if (s->elastic && b == COST_CLOUD && c == COST_ON_DEMAND)
+            if (elastic && b == COST_CLOUD && c == COST_ON_DEMAND)
                 snprintf(key, sizeof key, "cloud %s, held while needed (this run)",
-                         s->elastic->hold == COST_HOLD_SPOT ? "spot" : "on demand");
+                         el.hold == COST_HOLD_SPOT ? "spot" : "on demand");
             else
                 snprintf(key, sizeof key, "%s%s%s%s", cost_billing_names[b], b == COST_CLOUD ? ", commit " : "",
                          b == COST_CLOUD ? cost_commit_names[c] : "", kept);

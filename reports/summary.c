@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../sim/elastic.h"
 #include "../sim/observe.h"
 #include "../base/signals.h"
 #include "../base/csv.h"
@@ -93,10 +92,11 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
     st->window_s = fs_to_seconds(s->end);
     st->alloc_gpu_h = (double)alloc_us / GPU_MILLI / 3.6e9;
     st->utilization = s->end > 0 ? (double)alloc_us / ((double)cap * GPU_MILLI * (double)s->end) : 0;
-    if (s->elastic) { /* of the GPU time held, not of the whole pool's */
+    struct elastic_figures el;
+    if (sim_elastic(s, &el)) { /* of the GPU time held, not of the whole pool's */
         double held = 0;
         for (int t = 0; t < GPU_MAX_TYPES; t++)
-            held += s->elastic->held_gpu_s[t];
+            held += el.held_gpu_s[t];
         st->utilization = held > 0 ? st->alloc_gpu_h * 3600 / held : 0;
     }
     st->queue_mean = s->end > 0 ? (double)m->queue_us / (double)s->end : 0;

@@ -302,3 +302,17 @@ void elastic_end(struct sim *s)
         if (e->state[n] != ELASTIC_OFF)
             release(s, n);
 }
+
+bool sim_elastic(const struct sim *s, struct elastic_figures *out)
+{
+    const struct elastic_run *e = s->elastic;
+    if (!e)
+        return false;
+    *out = (struct elastic_figures){
+        .hold = e->hold,
+        .held_gpu_s = e->held_gpu_s,
+        .billed_gpu_s = e->billed_gpu_s,
+        .interruptions = e->interruptions,
+    };
+    return true;
+}

@@ -1,4 +1,5 @@
-/* elastic.h - an elastic cloud fleet in the engine (private to sim/): the
+/* elastic.h - an elastic cloud fleet in the engine (private to sim/;
+ * observers read what it held through observe.h): the
  * scenario's fleet is the pool of instances a cloud would rent (one node =
  * one instance of the provider's size), and only those jobs need are held.
  *
@@ -25,7 +26,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "engine.h"
+#include "observe.h"
 
 enum elastic_state { ELASTIC_OFF, ELASTIC_PENDING, ELASTIC_ON };
 
@@ -58,9 +59,5 @@ void elastic_end(struct sim *s);    /* at the end: bill what is still held */
 /* Whether node n draws power: a fixed fleet's always do; in an elastic
  * pool only the instances requested or held (a released one is not ours). */
 bool elastic_powered(const struct sim *s, int32_t n);
-/* Wall energy, J, the pool's instances would have drawn idle while they
- * were not held, had the pool been kept (an owned pool pays for it); 0
- * for a fixed fleet.  After the run. */
-double elastic_unheld_idle_j(const struct sim *s);
 
 #endif

@@ -1,8 +1,9 @@
 /* observe.h - what observers (reports/, run/) read of the engine besides
- * its notes (engine.h): each service's figures and timeseries rows, and
- * the faults' counts.  They are copied out of sim/'s private state
- * (service_run.h, faults_run.h), which nothing outside sim/ includes, so
- * the engine may keep that state as it likes. */
+ * its notes (engine.h): each service's figures and timeseries rows, the
+ * faults' counts and what an elastic pool held.  They are copied out of
+ * sim/'s private state (service_run.h, faults_run.h, elastic.h), which
+ * nothing outside sim/ includes, so the engine may keep that state as it
+ * likes. */
 #ifndef FS_SIM_OBSERVE_H
 #define FS_SIM_OBSERVE_H
 
@@ -65,5 +66,22 @@ struct fault_figures {
 /* RET: false, and *out untouched, when the run models no faults or
  * maintenance (no $.faults block). */
 bool sim_faults(const struct sim *s, struct fault_figures *out);
+
+/* What an elastic or spot cloud pool held and was billed for. */
+struct elastic_figures {
+    enum cost_hold hold;              /* COST_HOLD_ELASTIC or COST_HOLD_SPOT */
+    const double *held_gpu_s;         /* per GPU type: GPU-seconds held, request to release */
+    const double *billed_gpu_s;       /* per GPU type: GPU-seconds billed */
+    uint64_t interruptions;           /* spot interruptions */
+};
+
+/* RET: false, and *out untouched, for a fixed fleet (billing neither
+ * cloud_elastic nor cloud_spot). */
+bool sim_elastic(const struct sim *s, struct elastic_figures *out);
+
+/* Wall energy, J, the pool's instances would have drawn idle while they
+ * were not held, had the pool been kept (an owned pool pays for it); 0
+ * for a fixed fleet.  After the run. */
+double elastic_unheld_idle_j(const struct sim *s);
 
 #endif
