@@ -169,6 +169,23 @@ int fs_seconds_str(char *buf, fs_time t)
     return n;
 }
 
+int fs_int_str(char *buf, long long v)
+{
+    char tmp[FS_INT_LEN];
+    unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v; /* LLONG_MIN too */
+    int k = 0, n = 0;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[n++] = '-';
+    while (k)
+        buf[n++] = tmp[--k];
+    buf[n] = '\0';
+    return n;
+}
+
 /* Case-insensitive: "H100-SXM" is one edit from nothing. */
 static size_t edit_distance(const char *a, const char *b)
 {

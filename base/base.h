@@ -34,6 +34,11 @@ double fs_to_seconds(fs_time t);
  * RET: the length written, without the terminating NUL. */
 #define FS_SECONDS_LEN 24
 int fs_seconds_str(char *buf, fs_time t);
+/* v in decimal: the bytes printf("%lld", v) gives, without printf (the
+ * cost of a million-job timeline.json).  buf holds FS_INT_LEN.  RET: the
+ * length written, without the terminating NUL. */
+#define FS_INT_LEN 21
+int fs_int_str(char *buf, long long v);
 /* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
 int fs_seconds_ok(double s);
 

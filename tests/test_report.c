@@ -1,6 +1,7 @@
 /* test_report.c - report.md and report.html of a small run, with and
  * without gnuplot. */
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,10 +250,32 @@ static void test_seconds_str(void)
     CU_ASSERT_STRING_EQUAL(buf, "-9223372036854.775808");
 }
 
+/* Integers in the timeline are written without printf (fs_int_str): the
+ * bytes must be printf's "%lld", on the extremes and a spread of values. */
+static void test_int_str(void)
+{
+    long long edge[] = {0, 1, -1, 9, 10, -10, 99, 100, LLONG_MAX, LLONG_MIN, LLONG_MIN + 1};
+    uint64_t st = 7;
+    for (size_t i = 0; i < FS_ARRAY_LEN(edge) + 100000; i++) {
+        uint64_t u = sched_splitmix64(&st) % ((uint64_t)1 << (i % 63 + 1));
+        long long v = i < FS_ARRAY_LEN(edge) ? edge[i] : i % 2 ? (long long)u : -(long long)u;
+        char want[32], got[FS_INT_LEN];
+        snprintf(want, sizeof want, "%lld", v);
+        int n = fs_int_str(got, v);
+        CU_ASSERT_EQUAL((size_t)n, strlen(want));
+        if (strcmp(got, want) != 0) {
+            CU_FAIL("fs_int_str differs from printf");
+            printf("v = %s: got %s\n", want, got);
+            break;
+        }
+    }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"times from integer microseconds", test_seconds_str},
+        {"integers without printf", test_int_str},
         {"report with gnuplot (when present)", test_report_gnuplot},
         {"report without gnuplot", test_report_no_gnuplot},
         CU_TEST_INFO_NULL,
