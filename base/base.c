@@ -149,41 +149,56 @@ int fs_seconds_ok(double s) { return isfinite(s) && s >= 0 && s < 9.0e12; }
 fs_time fs_from_seconds(double s) { return (fs_time)llround(s * (double)FS_USEC); }
 double fs_to_seconds(fs_time t) { return (double)t / (double)FS_USEC; }
 
-int fs_seconds_str(char *buf, fs_time t)
+/* The decimal digits of u, at least min of them (zeros in front), two at
+ * a time, written backwards so that they end at end.  RET: their start. */
+static char *digits_back(char *end, uint64_t u, int min)
 {
-    char tmp[FS_SECONDS_LEN];
-    uint64_t u = t < 0 ? 0 - (uint64_t)t : (uint64_t)t; /* INT64_MIN too */
-    int k = 0, n = 0;
-    /* Digits backwards: six decimals, the point, at least one more. */
-    do {
-        if (k == 6)
-            tmp[k++] = '.';
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (k < 8 || u);
-    if (t < 0)
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+    char *p = end;
+    for (; u >= 100; u /= 100) {
+        const char *d = &pairs[u % 100 * 2];
+        *--p = d[1];
+        *--p = d[0];
+    }
+    if (u >= 10) {
+        *--p = pairs[u * 2 + 1];
+        *--p = pairs[u * 2];
+    } else {
+        *--p = (char)('0' + u);
+    }
+    while (end - p < min)
+        *--p = '0';
+    return p;
+}
+
+/* buf: an optional '-', then [p, end), then NUL.  RET: the length. */
+static int put_digits(char *buf, bool negative, const char *p, const char *end)
+{
+    int n = 0;
+    if (negative)
         buf[n++] = '-';
-    while (k)
-        buf[n++] = tmp[--k];
+    memcpy(buf + n, p, (size_t)(end - p));
+    n += (int)(end - p);
     buf[n] = '\0';
     return n;
 }
 
+int fs_seconds_str(char *buf, fs_time t)
+{
+    char tmp[FS_SECONDS_LEN], *end = tmp + sizeof tmp;
+    uint64_t u = t < 0 ? 0 - (uint64_t)t : (uint64_t)t; /* INT64_MIN too */
+    /* Six decimals, the point, at least one digit before it. */
+    char *p = digits_back(end, u % 1000000, 6);
+    *--p = '.';
+    p = digits_back(p, u / 1000000, 1);
+    return put_digits(buf, t < 0, p, end);
+}
+
 int fs_int_str(char *buf, long long v)
 {
-    char tmp[FS_INT_LEN];
+    char tmp[FS_INT_LEN], *end = tmp + sizeof tmp;
     unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v; /* LLONG_MIN too */
-    int k = 0, n = 0;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        buf[n++] = '-';
-    while (k)
-        buf[n++] = tmp[--k];
-    buf[n] = '\0';
-    return n;
+    return put_digits(buf, v < 0, digits_back(end, u, 1), end);
 }
 
 /* Case-insensitive: "H100-SXM" is one edit from nothing. */

@@ -384,8 +384,14 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         fputs(j->timed_out ? "timed_out" : state_names[j->state], f);
         fputc(',', f);
         csv_put(f, j->model ? s->sc->wl.models[j->model - 1] : "");
-        fprintf(f, ",%s,%.6g\n", j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "",
-                j->gpu_mem_gb);
+        fputc(',', f);
+        fputs(j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "", f);
+        double gb = j->gpu_mem_gb;
+        if (gb >= 0 && gb < 1e6 && gb == floor(gb) && !signbit(gb)) /* what %.6g prints of it */
+            csv_int(f, (long long)gb);
+        else
+            fprintf(f, ",%.6g", gb);
+        fputc('\n', f);
     }
 }
 
