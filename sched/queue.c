@@ -217,12 +217,24 @@ void squeue_remove(struct sched *s, struct job *j)
 {
     struct squeue *q = s->q;
     struct sclass *c = &q->cls[j->qclass];
-    for (size_t i = c->n; i-- > c->head;)
-        if (c->jobs[i] == j) {
-            memmove(&c->jobs[i], &c->jobs[i + 1], (c->n - i - 1) * sizeof *c->jobs);
-            c->n--;
-            break;
-        }
+    /* The class is in queue order: j is the first job not before it,
+     * unless a plugin's queue_less read something that changed since j
+     * was queued; then look for it. */
+    size_t i = c->head, hi = c->n;
+    while (i < hi) {
+        size_t mid = i + (hi - i) / 2;
+        if (before(s, c->jobs[mid], j))
+            i = mid + 1;
+        else
+            hi = mid;
+    }
+    if (i == c->n || c->jobs[i] != j)
+        for (i = c->n; i-- > c->head && c->jobs[i] != j;)
+            ;
+    if (i >= c->head && i < c->n) {
+        memmove(&c->jobs[i], &c->jobs[i + 1], (c->n - i - 1) * sizeof *c->jobs);
+        c->n--;
+    }
     emptied(q, j->qclass);
 }
 
