@@ -192,10 +192,8 @@ static void body(const struct doc *d, const struct report *r, const struct sim *
             char slo[160];
             service_objective_str(slo, sizeof slo, sp);
             doc_kv(d, sp->name, "%.5f | %s | %.4f | %.4f | %.3f | %.0f | %.2f | %d", v.attainment, slo,
-                   v.demand_s > 0 ? v.met_s / v.demand_s : 1,
-                   v.demand_tokens > 0 ? v.within_tokens / v.demand_tokens : 1,
-                   v.served_tokens > 0 ? v.latency_tokens / v.served_tokens : 0,
-                   v.down_s, s->end > 0 ? v.replica_s / fs_to_seconds(s->end) : 0, v.max_running);
+                   v.latency_attainment, v.within_share, v.mean_latency_s, v.down_s, v.replicas_mean,
+                   v.max_running);
         }
         doc_table_end(d);
         doc_para(d, "Latency SLO met: the share of the time with demand in which every target of the "

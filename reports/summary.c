@@ -183,20 +183,20 @@ static void add_services(cJSON *root, const struct sim *s)
         add_num(o, "demand_tokens", r.demand_tokens);
         add_num(o, "served_tokens", r.served_tokens);
         add_num(o, "attainment", r.attainment);
-        add_num(o, "mean_latency_s", r.served_tokens > 0 ? r.latency_tokens / r.served_tokens : 0);
+        add_num(o, "mean_latency_s", r.mean_latency_s);
         cJSON *slo = add_obj(o, "slo");
         add_num(slo, "ttft_s", sp->ttft_target_s);
         add_num(slo, "ttft_percentile", sp->ttft_percentile);
         add_num(slo, "tpot_s", sp->tpot_target_s);
         add_num(slo, "latency_s", sp->slo_latency_s);
-        add_num(o, "latency_attainment", r.demand_s > 0 ? r.met_s / r.demand_s : 1);
+        add_num(o, "latency_attainment", r.latency_attainment);
         add_num(o, "demand_s", r.demand_s);
         add_num(o, "latency_met_s", r.met_s);
         add_num(o, "tokens_within_slo", r.within_tokens);
         add_replicas(o, s, &r);
         add_num(o, "short_s", r.short_s);
         add_num(o, "downtime_s", r.down_s);
-        add_num(o, "replicas_mean", s->end > 0 ? r.replica_s / fs_to_seconds(s->end) : 0);
+        add_num(o, "replicas_mean", r.replicas_mean);
         add_num(o, "replicas_max", r.max_running);
         add_num(o, "scale_ups", (double)r.scale_ups);
         add_num(o, "scale_downs", (double)r.scale_downs);
@@ -438,10 +438,8 @@ void summary_print(FILE *f, const struct sim *s, const struct metrics *m,
         fprintf(f, "  service      %s: %.2f %% of demand served; latency SLO (%s) met %.2f %% of the time, "
                    "%.2f %% of tokens served within it; mean latency %.2f s, %.0f s down, replicas mean %.1f "
                    "max %d\n", sp->name, 100 * r.attainment, slo,
-                100 * (r.demand_s > 0 ? r.met_s / r.demand_s : 1),
-                100 * (r.demand_tokens > 0 ? r.within_tokens / r.demand_tokens : 1),
-                r.served_tokens > 0 ? r.latency_tokens / r.served_tokens : 0, r.down_s,
-                s->end > 0 ? r.replica_s / fs_to_seconds(s->end) : 0, r.max_running);
+                100 * r.latency_attainment, 100 * r.within_share, r.mean_latency_s, r.down_s, r.replicas_mean,
+                r.max_running);
     }
     if (s->sc->nservices > 1)
         fprintf(f, "  services     %.2f %% of demand served; latency SLOs met %.2f %% of the time\n",

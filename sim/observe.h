@@ -27,12 +27,14 @@ struct svc_figures {
     double attainment;        /* served / demanded; 1 without demand */
     double short_s;           /* seconds with demand above the capacity */
     long scale_ups, scale_downs;
-    double latency_tokens;    /* sum of latency x tokens served: / served = mean */
+    double mean_latency_s;    /* over the tokens served; 0 when none were */
     double demand_s;          /* seconds with demand */
     double met_s;             /* of those, seconds its latency objective held */
+    double latency_attainment; /* met_s / demand_s; 1 without demand */
     double within_tokens;     /* tokens served while it held */
+    double within_share;      /* within_tokens / demand_tokens; 1 without demand */
     double down_s;            /* seconds with demand and no ready replica */
-    double replica_s;         /* replica-seconds holding GPUs */
+    double replicas_mean;     /* replicas holding GPUs, on average over the run */
     int max_running;          /* the most replicas holding GPUs at once */
     int gpus;                 /* GPUs per replica */
     const struct llm_operating *op; /* per catalog type: a replica's operating
