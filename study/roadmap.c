@@ -1,7 +1,8 @@
 /* roadmap.c - the search of `fleetsim roadmap` (roadmap.h): the months'
- * scenarios, the simulations through the executor, the cheapest fleet of
- * a month given what is owned, the dynamic programme over owned capacity,
- * the brute force that checks it, the best static fleet and all-cloud.
+ * scenarios, the cheapest fleet of a month given what is owned, the
+ * dynamic programme over owned capacity, the brute force that checks it,
+ * the best static fleet and all-cloud.  The simulations and their
+ * judgement are roadmap_sim.c's.
  */
 #include <limits.h>
 #include <math.h>
@@ -24,12 +25,6 @@ size_t rm_cell(const struct roadmap *r, int k, int m, size_t f)
     return ((size_t)k * (size_t)r->months + (size_t)m) * r->nstates + f;
 }
 
-/* Is path k judged? */
-static bool judged(const struct roadmap *r, int k)
-{
-    return r->only < 0 || r->only == k;
-}
-
 void rm_counts(const struct roadmap *r, size_t i, uint16_t *n)
 {
     for (int t = 0; t < r->p.ntypes; t++) {
@@ -38,8 +33,7 @@ void rm_counts(const struct roadmap *r, size_t i, uint16_t *n)
     }
 }
 
-/* Is a <= b in every count? */
-static bool below(const struct roadmap *r, const uint16_t *a, const uint16_t *b)
+bool rm_below(const struct roadmap *r, const uint16_t *a, const uint16_t *b)
 {
     for (int t = 0; t < r->p.ntypes; t++)
         if (a[t] > b[t])
@@ -154,161 +148,6 @@ int roadmap_setup(struct roadmap *r, struct fs_err *err)
     return 0;
 }
 
-/* --- simulations ------------------------------------------------------------------ */
-
-/* Path-month pm's plan: the base with its tree and demand. */
-static void month_plan(const struct roadmap *r, size_t pm, struct plan *q)
-{
-    *q = r->p;
-    q->tree = r->trees[pm];
-    q->growth = q->trace ? r->pdemand[pm / (size_t)r->months][pm % (size_t)r->months] : 1;
-}
-
-/* Cells (month x nstates + fleet) whose seeds one executor call runs. */
-struct batch {
-    const struct roadmap *r;
-    const size_t *cell;
-};
-
-static int seed_task(void *ctx, size_t i, struct exec_out *out, struct fs_err *err)
-{
-    (void)err;
-    const struct batch *b = ctx;
-    const struct roadmap *r = b->r;
-    size_t cell = b->cell[i / (size_t)r->p.nseeds];
-    struct plan q;
-    month_plan(r, cell / r->nstates, &q);
-    uint16_t n[PLAN_MAX_TYPES];
-    rm_counts(r, cell % r->nstates, n);
-    struct plan_seedrun sr;
-    plan_run_seed(&q, n, (int)(i % (size_t)r->p.nseeds), &sr);
-    exec_put(out, &sr, sizeof sr);
-    return 0;
-}
-
-static bool slo_ok(const struct plan_slo *s, double v)
-{
-    return s->op < 0 ? v <= s->limit : v >= s->limit;
-}
-
-/* Judge one cell from its seeds' runs.  RET: 0, PLAN_INTERRUPTED or a
- * load error that is not the fleet's fault. */
-static int judge(struct roadmap *r, size_t cell, const struct plan_seedrun *runs, struct fs_err *err)
-{
-    const struct plan *p = &r->p;
-    struct rm_eval *e = &r->ev[cell];
-    uint16_t n[PLAN_MAX_TYPES];
-    rm_counts(r, cell % r->nstates, n);
-    e->m = xcalloc((size_t)p->nseeds * METRIC_MAX, sizeof *e->m);
-    e->state = RS_PASS;
-    double owned = 0;
-    for (int t = 0; t < p->ntypes; t++)
-        owned += n[t] * (p->types[t].gpu_month[COST_OWNED] < 0 ? 0 : p->types[t].gpu_month[COST_OWNED] * p->types[t].gpn);
-    for (int k = 0; k < p->nseeds; k++) {
-        const struct plan_seedrun *sr = &runs[k];
-        if (sr->rc == FS_EDATA) {
-            e->state = RS_INFEASIBLE;
-            e->down = true;
-            return 0;
-        }
-        if (sr->rc && sr->rc != PLAN_INTERRUPTED)
-            return fs_fail(err, sr->rc, "%s", sr->why);
-        r->simulations++;
-        if (sr->rc)
-            return PLAN_INTERRUPTED;
-        memcpy(e->m + (size_t)k * METRIC_MAX, sr->m, sizeof sr->m);
-        e->energy += sr->month[COST_OWNED] < 0 ? 0 : (sr->month[COST_OWNED] - owned) / p->nseeds;
-        for (int s = 0; s < p->nslos; s++) {
-            const struct plan_slo *slo = &p->slos[s];
-            if (slo_ok(slo, sr->m[slo->metric]))
-                continue;
-            e->state = RS_FAIL;
-            int closure = slo->op * metric_table[slo->metric].trend;
-            e->down |= closure > 0;
-            e->up |= closure < 0;
-        }
-    }
-    if (e->energy < 0) /* rounding of a fleet that drew nothing */
-        e->energy = 0;
-    return 0;
-}
-
-/* Simulate cells[0..n) on every seed through the executor. */
-static int simulate(struct roadmap *r, const size_t *cells, size_t n, struct fs_err *err)
-{
-    size_t tasks = n * (size_t)r->p.nseeds, failed;
-    struct batch b = {r, cells};
-    struct exec_out *res = xcalloc(tasks + 1, sizeof *res);
-    struct exec_tasks t = {.n = tasks, .ctx = &b, .run = seed_task};
-    int rc = exec_run(&t, r->p.jobs, res, &failed, err);
-    struct plan_seedrun *runs = xcalloc((size_t)r->p.nseeds, sizeof *runs);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        for (int k = 0; k < r->p.nseeds; k++)
-            memcpy(&runs[k], res[i * (size_t)r->p.nseeds + (size_t)k].data, sizeof runs[k]);
-        rc = judge(r, cells[i], runs, err);
-    }
-    free(runs);
-    exec_results_free(res, tasks);
-    free(res);
-    return rc;
-}
-
-/* Is fleet n's failure in path-month pm implied by a failure simulated there? */
-static bool implied(const struct roadmap *r, size_t pm, const uint16_t *n)
-{
-    const struct rm_eval *e = &r->ev[pm * r->nstates];
-    uint16_t g[PLAN_MAX_TYPES];
-    for (size_t i = 1; i < r->nstates; i++) {
-        if (e[i].state != RS_FAIL && e[i].state != RS_INFEASIBLE)
-            continue;
-        rm_counts(r, i, g);
-        if ((e[i].down && below(r, n, g)) || (e[i].up && below(r, g, n)))
-            return true;
-    }
-    return false;
-}
-
-/* Does fleet f meet the SLOs in month m on every judged path?  Simulated
- * unless implied (not under --brute-force, where every cell was run
- * ahead), the paths' runs in one executor call.  RET: as simulate. */
-static int passes(struct roadmap *r, int m, size_t f, bool *ok, struct fs_err *err)
-{
-    size_t run[RM_MAX_PATHS], n = 0;
-    uint16_t c[PLAN_MAX_TYPES];
-    rm_counts(r, f, c);
-    for (int k = 0; k < r->npaths; k++) {
-        size_t cell = rm_cell(r, k, m, f);
-        struct rm_eval *e = &r->ev[cell];
-        if (!judged(r, k) || e->state != RS_NEW)
-            continue;
-        if (implied(r, cell / r->nstates, c)) {
-            e->state = RS_PRUNED;
-            r->pruned++;
-        } else {
-            run[n++] = cell;
-        }
-    }
-    int rc = n ? simulate(r, run, n, err) : 0;
-    *ok = true;
-    for (int k = 0; k < r->npaths; k++)
-        if (judged(r, k))
-            *ok &= r->ev[rm_cell(r, k, m, f)].state == RS_PASS;
-    return rc;
-}
-
-/* Fleet f's energy in month m (USD if owned): the mean over judged paths. */
-static double energy_of(const struct roadmap *r, int m, size_t f)
-{
-    double v = 0;
-    int n = 0;
-    for (int k = 0; k < r->npaths; k++)
-        if (judged(r, k)) {
-            v += r->ev[rm_cell(r, k, m, f)].energy;
-            n++;
-        }
-    return v / n;
-}
-
 /* --- one month ----------------------------------------------------------------------- */
 
 /* The cheapest split of the extra n - o between leased and cloud in month
@@ -405,7 +244,7 @@ static int best_month(struct roadmap *r, int m, size_t oi, bool cloud_only, stru
     size_t nc = 0;
     for (size_t f = 1; f < r->nstates; f++) {
         rm_counts(r, f, n);
-        if (!below(r, o, n))
+        if (!rm_below(r, o, n))
             continue;
         double x = split(r, m, o, n, cloud_only, l, c);
         if (x >= 0)
@@ -417,12 +256,12 @@ static int best_month(struct roadmap *r, int m, size_t oi, bool cloud_only, stru
         if (out->fleet >= 0 && !r->brute && cents(cs[i].cap) > cents(out->total))
             break;
         bool ok;
-        if ((rc = passes(r, m, cs[i].f, &ok, err)))
+        if ((rc = rm_passes(r, m, cs[i].f, &ok, err)))
             break;
         if (!ok)
             continue;
         rm_counts(r, cs[i].f, n);
-        double energy = nodes(r, o) ? energy_of(r, m, cs[i].f) * kw(r, o) / kw(r, n) : 0;
+        double energy = nodes(r, o) ? rm_energy(r, m, cs[i].f) * kw(r, o) / kw(r, n) : 0;
         double total = cs[i].cap + energy;
         if ((r->budget[m] > 0 && total > r->budget[m] * (1 + 1e-12)) ||
             (out->fleet >= 0 && cents(total) >= cents(out->total)))
@@ -478,7 +317,7 @@ static int dp(struct roadmap *r, struct rm_month *plan, bool *found, double *tot
                 for (size_t q = o; q < S; q++) {
                     rm_counts(r, q, b);
                     double w = r->value[(size_t)(m + 1) * S + q];
-                    if (below(r, a, b) && w < 9e16 && (rest > 9e16 || cents(w) < cents(rest))) {
+                    if (rm_below(r, a, b) && w < 9e16 && (rest > 9e16 || cents(w) < cents(rest))) {
                         rest = w;
                         next[(size_t)m * S + o] = q;
                     }
@@ -526,7 +365,7 @@ static int trajectories(struct roadmap *r, int m, size_t prev, double sofar, siz
     rm_counts(r, prev, a);
     for (size_t o = prev; o < r->nstates; o++) {
         rm_counts(r, o, b);
-        if (!below(r, a, b) || !may_own(r, m, o))
+        if (!rm_below(r, a, b) || !may_own(r, m, o))
             continue;
         const struct rm_month *c;
         int rc = month_cost(r, m, o, &c, err);
@@ -549,12 +388,12 @@ static int simulate_all(struct roadmap *r, struct fs_err *err)
     for (size_t i = 0; i < cells; i++)
         if (i % r->nstates && r->ev[i].state == RS_NEW)
             all[n++] = i;
-    int rc = n ? simulate(r, all, n, err) : 0;
+    int rc = n ? rm_simulate(r, all, n, err) : 0;
     free(all);
     for (size_t i = 0; rc == 0 && n && i < cells; i++) {
         uint16_t g[PLAN_MAX_TYPES];
         rm_counts(r, i % r->nstates, g);
-        if (r->ev[i].state == RS_PASS && implied(r, i / r->nstates, g))
+        if (r->ev[i].state == RS_PASS && rm_implied(r, i / r->nstates, g))
             r->violations++;
     }
     return rc;
@@ -608,8 +447,8 @@ static int best_static(struct roadmap *r, struct fs_err *err)
         double total = 0, month[RM_MAX_MONTHS];
         bool ok = true;
         for (int m = 0; ok && rc == 0 && m < r->months; m++) {
-            rc = passes(r, m, f, &ok, err);
-            month[m] = cs[i].cap / r->months + (s == RM_OWNED ? energy_of(r, m, f) : 0);
+            rc = rm_passes(r, m, f, &ok, err);
+            month[m] = cs[i].cap / r->months + (s == RM_OWNED ? rm_energy(r, m, f) : 0);
             ok &= r->budget[m] <= 0 || month[m] <= r->budget[m] * (1 + 1e-12);
             total += month[m];
         }

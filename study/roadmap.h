@@ -145,6 +145,25 @@ int roadmap_search(struct roadmap *r, struct fs_err *err);
 /* The index of fleet f in month m on path k in r->ev. */
 size_t rm_cell(const struct roadmap *r, int k, int m, size_t f);
 
+/* Is a <= b in every count? */
+bool rm_below(const struct roadmap *r, const uint16_t *a, const uint16_t *b);
+
+/* The simulations (roadmap_sim.c).  rm_simulate runs cells[0..n) on
+ * every seed through the executor and judges them into r->ev.  RET: 0,
+ * PLAN_INTERRUPTED or an FS_E* code. */
+int rm_simulate(struct roadmap *r, const size_t *cells, size_t n, struct fs_err *err);
+
+/* Is fleet n's failure in path-month pm implied by a failure simulated there? */
+bool rm_implied(const struct roadmap *r, size_t pm, const uint16_t *n);
+
+/* Does fleet f meet the SLOs in month m on every judged path?  Simulated
+ * unless implied (not under --brute-force, where every cell was run
+ * ahead), the paths' runs in one executor call.  RET: as rm_simulate. */
+int rm_passes(struct roadmap *r, int m, size_t f, bool *ok, struct fs_err *err);
+
+/* Fleet f's energy in month m (USD if owned): the mean over judged paths. */
+double rm_energy(const struct roadmap *r, int m, size_t f);
+
 /* The worst margin of SLO s over fleet f's seeds (and paths) in month m
  * (positive: within). */
 double rm_margin(const struct roadmap *r, int m, size_t f, const struct plan_slo *s);
