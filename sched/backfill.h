@@ -1,6 +1,7 @@
 /* backfill.h - EASY backfilling's reservation for the head of the queue
  * (backfill.c says how it is made and kept), used by the queue scan of
- * sched.c for a policy that sets sched_policy.backfill.  Private to sched/.
+ * sched.c and the placement of place.c for a policy that sets
+ * sched_policy.backfill.  Private to sched/.
  */
 #ifndef FS_SCHED_BACKFILL_H
 #define FS_SCHED_BACKFILL_H

@@ -4,7 +4,8 @@
  *
  * A policy is a const table of hooks (struct sched_policy) registered by name
  * in sched_policies[].  A placement decision runs through fixed extension
- * points, in this order, at one dispatch site (sched.c):
+ * points, in this order, at one dispatch site (place.c; queue_less in
+ * queue.c):
  *
  *   queue_less  the order queued jobs are considered in (NULL: submit time,
  *               then id - FIFO);
