@@ -282,3 +282,76 @@ const char *fs_which(const char *name, char *buf, size_t n)
     }
     return NULL;
 }
+
+/* Heapsort x[0..n): fs_sort's guarantee of n log n. */
+static void heap_sort(double *x, size_t n)
+{
+    for (size_t end = n, k = n / 2; end > 1;) {
+        if (k > 0) {
+            k--;
+        } else {
+            double top = x[0];
+            x[0] = x[--end];
+            x[end] = top;
+        }
+        for (size_t i = k, c; (c = 2 * i + 1) < end; i = c) {
+            if (c + 1 < end && x[c + 1] > x[c])
+                c++;
+            if (!(x[c] > x[i]))
+                break;
+            double t = x[i];
+            x[i] = x[c];
+            x[c] = t;
+        }
+    }
+}
+
+static void quick_sort(double *x, size_t n, int depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            heap_sort(x, n);
+            return;
+        }
+        double a = x[0], b = x[n / 2], c = x[n - 1];
+        double pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        /* x[0..lt) < pivot, x[lt..i) == pivot, x(gt..n) > pivot. */
+        size_t lt = 0, i = 0, gt = n;
+        while (i < gt) {
+            double v = x[i];
+            if (v < pivot) {
+                x[i++] = x[lt];
+                x[lt++] = v;
+            } else if (v > pivot) {
+                x[i] = x[--gt];
+                x[gt] = v;
+            } else {
+                i++;
+            }
+        }
+        /* Recurse into the smaller side, loop on the larger. */
+        if (lt < n - gt) {
+            quick_sort(x, lt, depth);
+            x += gt;
+            n -= gt;
+        } else {
+            quick_sort(x + gt, n - gt, depth);
+            n = lt;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        double v = x[i];
+        size_t k = i;
+        for (; k > 0 && x[k - 1] > v; k--)
+            x[k] = x[k - 1];
+        x[k] = v;
+    }
+}
+
+void fs_sort(double *x, size_t n)
+{
+    int depth = 0;
+    for (size_t m = n; m > 1; m >>= 1)
+        depth += 2;
+    quick_sort(x, n, depth);
+}

@@ -41,6 +41,10 @@ int fs_seconds_str(char *buf, fs_time t);
 int fs_int_str(char *buf, long long v);
 /* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
 int fs_seconds_ok(double s);
+/* Sort x[0..n) ascending in place (no NaN): the result gsl_sort gives, in
+ * about half its time on a million waits, most of them equal (a three-way
+ * quicksort, falling back to heapsort when a partition goes badly). */
+void fs_sort(double *x, size_t n);
 
 /* X(name, number, process exit code, message).  FS_E<name> is -number; the
  * exit codes follow sysexits.h and are the ones DESIGN.md documents. */

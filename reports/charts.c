@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gsl/gsl_sort.h>
 
 const char *const report_chart_names[REPORT_CHARTS] = {"util", "queue", "power", "wait"};
 const char *const chart_titles[REPORT_CHARTS] = {
@@ -102,7 +101,7 @@ void charts_wait(FILE *f, const struct sim *s)
 {
     double *w = xmalloc((s->njobs + 1) * sizeof *w);
     size_t n = summary_waits(s, w);
-    gsl_sort(w, 1, n);
+    fs_sort(w, n);
     fputs("wait_s,fraction\n", f);
     for (size_t i = 0; i < n; i++) {
         if (i + 1 < n && w[i + 1] == w[i])

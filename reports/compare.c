@@ -3,7 +3,6 @@
 #include "compare.h"
 
 #include <cjson/cJSON.h>
-#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +81,7 @@ void compare_entry_fill(struct compare_entry *e, const struct run_result *r,
     };
     e->waits = xmalloc((s->njobs + 1) * sizeof *e->waits);
     e->nwaits = summary_waits(s, e->waits);
-    gsl_sort(e->waits, 1, e->nwaits);
+    fs_sort(e->waits, e->nwaits);
 }
 
 void compare_entry_free(struct compare_entry *e)

@@ -106,11 +106,7 @@ void fleet_cost_compute(const struct sim *s, const struct metrics *m, enum cost_
     out->window_usd = b == COST_LEASED
                           ? out->capacity_month_usd * (double)cost_lease_months(s->end)
                           : out->month_usd * out->window_months;
-    for (size_t i = 0; i < s->njobs; i++) {
-        const struct job *j = &s->jobs[i];
-        if (j->state == JOB_DONE && j->end <= s->end)
-            out->completed_gpu_h += j->work * j->milli / GPU_MILLI / 3600; /* reference GPU-hours */
-    }
+    out->completed_gpu_h = m->done_gpu_h;
     if (out->completed_gpu_h > 0)
         out->usd_per_gpu_h = out->month_usd * out->window_months / out->completed_gpu_h;
     out->ok = true;

@@ -155,9 +155,13 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         energy_node(&m->en, s->node_changed, s->now);
         break;
     case SIM_END:
-        for (size_t i = 0; i < s->njobs; i++)
-            if (s->jobs[i].state == JOB_RUNNING)
-                settle_segment(m, &s->jobs[i], s->now);
+        for (size_t i = 0; i < s->njobs; i++) {
+            const struct job *d = &s->jobs[i];
+            if (d->state == JOB_RUNNING)
+                settle_segment(m, d, s->now);
+            else if (d->state == JOB_DONE && d->end <= s->end)
+                m->done_gpu_h += d->work * d->milli / GPU_MILLI / 3600;
+        }
         energy_finish(&m->en, s->now);
         if (s->now > m->bucket_start)
             write_row(m, s, s->now);

@@ -49,6 +49,9 @@ struct metrics {
     double *team_us;
     int ntypes;
     struct energy en;                      /* power, energy and PSU load */
+    double done_gpu_h;                     /* reference GPU-hours of the jobs done
+                                              by the end, summed in job order at
+                                              its SIM_END (reports/costing.c) */
 };
 
 /* A collector for the run s, writing timeseries rows (header first) to ts. */

@@ -2,7 +2,6 @@
 #include "summary.h"
 
 #include <cjson/cJSON.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +38,7 @@ static void describe(double *x, size_t n, double *mean, double *p50, double *p95
             *p99 = 0;
         return;
     }
-    gsl_sort(x, 1, n);
+    fs_sort(x, n);
     *mean = gsl_stats_mean(x, 1, n);
     *p50 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.50);
     *p95 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.95);

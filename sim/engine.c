@@ -84,6 +84,28 @@ static bool power_ok(void *ctx, const struct job *j, int32_t type, int32_t node)
     return sim_psu_load(s, node, gpus, w) <= 1;
 }
 
+/* Job i's progress record; it must have one (sim.h slot). */
+static struct sim_progress *progress(const struct sim *s, size_t i)
+{
+    return &s->prog[s->slot[i]];
+}
+
+/* Give job i a progress record when it has none: a freed one, or a new one. */
+static void take_progress(struct sim *s, size_t i)
+{
+    if (s->slot[i] >= 0)
+        return;
+    if (s->nfree) {
+        s->slot[i] = s->free_slots[--s->nfree];
+        return;
+    }
+    if (s->nprog == s->prog_cap) {
+        xgrow(&s->prog, &s->prog_cap, s->nprog + 1, sizeof *s->prog);
+        s->free_slots = xrealloc(s->free_slots, s->prog_cap * sizeof *s->free_slots);
+    }
+    s->slot[i] = (int32_t)s->nprog++;
+}
+
 /* Job i's GPUs start (sign +1) or stop (-1) drawing its watts. */
 static void node_draw(struct sim *s, size_t i, int sign)
 {
@@ -93,7 +115,7 @@ static void node_draw(struct sim *s, size_t i, int sign)
         int32_t n = j->nnodes > 1 ? j->gang[k] : j->node;
         double gpus = (j->nnodes > 1 ? size : j->gpus) * ((double)j->milli / GPU_MILLI);
         s->busy[n] += sign * gpus;
-        s->busy_w[n] += sign * gpus * s->prog[i].gpu_w;
+        s->busy_w[n] += sign * gpus * progress(s, i)->gpu_w;
     }
 }
 
@@ -114,7 +136,9 @@ struct sim *sim_new(const struct scenario *sc)
     s->njobs = sc->wl.n;
     svc_init(s);
     faults_init(s);
-    s->prog = xcalloc(s->njobs, sizeof *s->prog);
+    s->slot = xmalloc((s->njobs + 1) * sizeof *s->slot);
+    for (size_t i = 0; i < s->njobs; i++)
+        s->slot[i] = -1;
     s->node_power = xcalloc((size_t)s->cl->nnodes, sizeof *s->node_power);
     for (int g = 0, n = 0; g < sc->nfleet; g++)
         for (int32_t k = 0; k < sc->fleet[g].nodes; k++)
@@ -143,6 +167,8 @@ void sim_free(struct sim *s)
     sched_fini(&s->sched);
     cluster_free(s->cl);
     free(s->prog);
+    free(s->slot);
+    free(s->free_slots);
     free(s->node_power);
     free(s->busy);
     free(s->busy_w);
@@ -172,7 +198,7 @@ void sim_publish(struct sim *s, enum sim_note note, const struct job *j)
 
 double sim_remaining(const struct sim *s, size_t i)
 {
-    const struct sim_progress *p = &s->prog[i];
+    const struct sim_progress *p = progress(s, i);
     double left = p->remaining - p->rate * fs_to_seconds(s->now - p->settled);
     return left > 0 ? left : 0;
 }
@@ -189,7 +215,7 @@ static fs_time limit_at(const struct sim *s, size_t i)
 
 void sim_set_rate(struct sim *s, size_t i, double rate)
 {
-    struct sim_progress *p = &s->prog[i];
+    struct sim_progress *p = progress(s, i);
     p->remaining = sim_remaining(s, i);
     p->settled = s->now;
     p->rate = rate;
@@ -229,11 +255,12 @@ static void start_progress(struct sim *s, size_t i)
         rate = 0; /* a service replica runs until it is stopped */
     /* A resumed job keeps what it had saved and first reloads: restart_s
      * of running without progress, i.e. that much more work at this rate. */
-    double base = j->evicted ? s->prog[i].remaining : j->work;
+    take_progress(s, i);
+    double base = j->evicted ? progress(s, i)->remaining : j->work;
     double restart = s->rounds ? s->sc->migration_s : s->sc->kinds[j->kind].restart_s;
     double reload = j->evicted ? restart : 0;
     s->lost_gpu_s += reload * job_gpus(j);
-    s->prog[i] = (struct sim_progress){.remaining = base + reload * rate, .settled = s->now,
+    *progress(s, i) = (struct sim_progress){.remaining = base + reload * rate, .settled = s->now,
                                        .gpu_w = want, .base = base, .reload = reload};
     sim_set_rate(s, i, rate);
 }
@@ -261,7 +288,7 @@ static void on_arrival(struct sim *s, size_t i)
 void sim_stop(struct sim *s, size_t i)
 {
     struct job *j = &s->jobs[i];
-    struct sim_progress *p = &s->prog[i];
+    struct sim_progress *p = progress(s, i);
     evq_cancel(&s->q, p->done);
     p->rate = 0;
     p->settled = s->now;
@@ -272,15 +299,17 @@ void sim_stop(struct sim *s, size_t i)
     sched_release(&s->sched, j);
     s->nrunning--;
     sim_publish(s, SIM_FINISH, j);
+    s->free_slots[s->nfree++] = s->slot[i];
+    s->slot[i] = -1;
 }
 
 static void on_finish(struct sim *s, size_t i)
 {
-    if (s->prog[i].timeout) {
+    if (progress(s, i)->timeout) {
         s->jobs[i].timed_out = 1;
         s->ntimedout++;
     }
-    s->prog[i].remaining = 0;
+    progress(s, i)->remaining = 0;
     s->ndone++;
     sim_stop(s, i);
     if (s->rounds)
@@ -311,7 +340,7 @@ void sim_start(struct sim *s, struct job *j)
 void sim_evict(struct sim *s, size_t i, bool migrate)
 {
     struct job *j = &s->jobs[i];
-    struct sim_progress *p = &s->prog[i];
+    struct sim_progress *p = progress(s, i);
     double ckpt = s->sc->kinds[j->kind].checkpoint_s;
     /* The segment ran tau seconds: reload first, then progress at the
      * rate, saved at every multiple c of the checkpoint interval (none

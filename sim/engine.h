@@ -70,7 +70,15 @@ struct sim {
     struct evq q;
     struct job *jobs;             /* the scenario's, in (submit, id) order */
     size_t njobs;
-    struct sim_progress *prog;    /* one per job */
+    /* Progress records, one per job that has started and not stopped for
+     * good (running, or queued again after an eviction): job i's is
+     * prog[slot[i]] (slot -1: none).  Freed slots are reused, so the
+     * records number the jobs in flight, not the workload. */
+    struct sim_progress *prog;
+    int32_t *slot;
+    size_t nprog, prog_cap;
+    int32_t *free_slots;
+    size_t nfree;
     const struct fleet_power **node_power; /* per node: its group's settings */
     size_t next_arrival;
     fs_time now;

@@ -2,7 +2,6 @@
  * one seed's run and what is measured of it, and the figures over its
  * seeds (plan_int.h).
  */
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>

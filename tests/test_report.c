@@ -1,6 +1,7 @@
 /* test_report.c - report.md and report.html of a small run, with and
  * without gnuplot. */
 #include <cjson/cJSON.h>
+#include <gsl/gsl_sort.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -271,11 +272,43 @@ static void test_int_str(void)
     }
 }
 
+/* fs_sort against gsl_sort on the shapes waits take: all equal (no
+ * queueing), a few distinct values, random, sorted, reversed, organ pipe. */
+static void test_sort(void)
+{
+    size_t sizes[] = {0, 1, 2, 16, 17, 1000, 100003};
+    uint64_t st = 11;
+    for (size_t z = 0; z < FS_ARRAY_LEN(sizes); z++)
+        for (int shape = 0; shape < 6; shape++) {
+            size_t n = sizes[z];
+            double *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t u = sched_splitmix64(&st);
+                a[i] = shape == 0   ? 0
+                       : shape == 1 ? (double)(u % 4)
+                       : shape == 2 ? (double)(u % 1000000) / 7
+                       : shape == 3 ? (double)i
+                       : shape == 4 ? (double)(n - i)
+                                    : (double)(i < n / 2 ? i : n - i);
+                b[i] = a[i];
+            }
+            fs_sort(a, n);
+            gsl_sort(b, 1, n);
+            if (n && memcmp(a, b, n * sizeof *a) != 0) {
+                CU_FAIL("fs_sort differs from gsl_sort");
+                printf("n = %zu, shape %d\n", n, shape);
+            }
+            free(a);
+            free(b);
+        }
+}
+
 int main(void)
 {
     CU_TestInfo tests[] = {
         {"times from integer microseconds", test_seconds_str},
         {"integers without printf", test_int_str},
+        {"sorting waits", test_sort},
         {"report with gnuplot (when present)", test_report_gnuplot},
         {"report without gnuplot", test_report_no_gnuplot},
         CU_TEST_INFO_NULL,
