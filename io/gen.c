@@ -33,18 +33,17 @@ static const enum mem_method mem_method_of[] = {
     [JOB_METHOD_QLORA] = MEM_QLORA, [JOB_METHOD_INFER] = MEM_INFER,
 };
 
-double workload_mem_gb(const struct job *j)
+double workload_mem_gb(const struct job_spec *sp, int32_t gpus)
 {
-    if (!(j->params_b > 0))
+    if (!sp || !(sp->params_b > 0))
         return 0;
     struct mem_model m = {
-        .params = j->params_b * 1e9,
-        .bytes_per_param = j->precision ? llm_weight_bytes((enum llm_precision)(j->precision - 1)) : 2,
-        .layers = j->layers,
-        .hidden = j->hidden,
+        .params = sp->params_b * 1e9,
+        .bytes_per_param = sp->precision ? llm_weight_bytes((enum llm_precision)(sp->precision - 1)) : 2,
+        .layers = sp->layers,
+        .hidden = sp->hidden,
     };
-    return mem_llm_need(&m, mem_method_of[j->method < FS_ARRAY_LEN(mem_method_of) ? j->method : 0],
-                        j->gpus);
+    return mem_llm_need(&m, mem_method_of[sp->method < FS_ARRAY_LEN(mem_method_of) ? sp->method : 0], gpus);
 }
 
 static void invalid(const char *what)
@@ -154,19 +153,20 @@ static double draw_duration(gsl_rng *r, double median, double sigma, double max)
     return d < 1 ? 1 : d;
 }
 
-void gen_class_job(const struct gen_class *c, int32_t gpus, int model, struct job *j)
+struct job_spec gen_class_spec(const struct gen_class *c, int model)
+{
+    return (struct job_spec){.params_b = c->params_b, .model = (uint16_t)model, .layers = (uint16_t)c->layers,
+                             .hidden = (uint16_t)c->hidden, .method = (uint8_t)class_kind[c->kind].method,
+                             .precision = (uint8_t)(c->precision + 1)};
+}
+
+void gen_class_job(const struct gen_class *c, int32_t gpus, const struct job_spec *sp, struct job *j)
 {
     j->gpus = gpus;
     j->kind = (uint8_t)class_kind[c->kind].kind;
-    j->method = (uint8_t)class_kind[c->kind].method;
-    j->params_b = c->params_b;
-    j->precision = (uint8_t)(c->precision + 1);
-    j->model = (uint16_t)model;
-    j->layers = (uint16_t)c->layers;
-    j->hidden = (uint16_t)c->hidden;
     j->allowed = c->allowed;
     j->milli = GPU_MILLI;
-    j->gpu_mem_gb = workload_mem_gb(j);
+    j->gpu_mem_gb = workload_mem_gb(sp, gpus);
 }
 
 void workload_generate(const struct gen_spec *spec, uint64_t seed, struct workload *w)
@@ -181,12 +181,15 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
     int nc = spec->nclasses;
     double class_w[GEN_MAX_CLASSES];
     gsl_ran_discrete_t *count_d[GEN_MAX_CLASSES + 1] = {0}, *kind_d = NULL, *class_d = NULL;
-    int models[GEN_MAX_CLASSES];
+    uint32_t specs[GEN_MAX_CLASSES]; /* one model spec per class, its jobs share it */
     for (int k = 0; k < nc; k++) {
         class_w[k] = spec->classes[k].weight;
         count_d[k] = gsl_ran_discrete_preproc((size_t)spec->classes[k].ncounts, spec->classes[k].gpu_weights);
-        if ((models[k] = workload_model(w, spec->classes[k].model)) < 0)
+        int model = workload_model(w, spec->classes[k].model);
+        if (model < 0)
             invalid("the workload's model table is full");
+        struct job_spec sp = gen_class_spec(&spec->classes[k], model);
+        specs[k] = workload_add_spec(w, &sp);
     }
     if (nc)
         class_d = gsl_ran_discrete_preproc((size_t)nc, class_w);
@@ -209,7 +212,8 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
         if (nc) {
             const struct gen_class *c = &spec->classes[gsl_ran_discrete(mix, class_d)];
             size_t k = (size_t)(c - spec->classes);
-            gen_class_job(c, c->gpu_counts[gsl_ran_discrete(sizes, count_d[k])], models[k], &j);
+            gen_class_job(c, c->gpu_counts[gsl_ran_discrete(sizes, count_d[k])], &w->specs[specs[k] - 1], &j);
+            j.spec = specs[k];
             j.work = j.gpus * draw_duration(durations, c->duration_median_s, c->duration_sigma,
                                             c->duration_max_s);
         } else {

@@ -266,7 +266,8 @@ static int class_demand(const struct perf_model *pm, const struct gen_spec *g, i
             if (!(c->gpu_weights[i] > 0))
                 continue;
             struct job j = {0};
-            gen_class_job(c, c->gpu_counts[i], 0, &j);
+            struct job_spec sp = gen_class_spec(c, 0);
+            gen_class_job(c, c->gpu_counts[i], &sp, &j);
             struct shape *sh = &shapes[(*nshapes)++];
             *sh = (struct shape){.span = (j.gpus + GEN_GPUS_PER_NODE - 1) / GEN_GPUS_PER_NODE,
                                  .name = c->name, .gpus = j.gpus};

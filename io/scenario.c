@@ -342,12 +342,13 @@ static int apply_spec(struct ctx *c, struct job *j)
 {
     const struct perf_model *pm = c->sc->perf;
     const struct perf_workload *w = &pm->w[j->workload];
-    int method = j->method ? j->method
+    struct job_spec *sp = workload_spec(&c->sc->wl, j);
+    int method = sp->method ? sp->method
                  : j->kind == JOB_FINETUNE ? JOB_METHOD_LORA
                  : j->kind == JOB_INFER ? JOB_METHOD_INFER : JOB_METHOD_TRAIN;
-    double params = j->params_b * 1e9;
-    j->method = (uint8_t)method;
-    double need = workload_mem_gb(j);
+    double params = sp->params_b * 1e9;
+    sp->method = (uint8_t)method;
+    double need = workload_mem_gb(sp, j->gpus);
     if (need > j->gpu_mem_gb)
         j->gpu_mem_gb = need;
     if (j->work > 0)
@@ -355,7 +356,7 @@ static int apply_spec(struct ctx *c, struct job *j)
     if (!(w->share[PERF_TENSOR] > 0))
         return fs_fail(c->err, FS_EDATA, "%s: job %lld: workload %s has no compute share to turn tokens "
                        "into work; give work_gpu_s", c->sc->workload_source, (long long)j->id, w->name);
-    double flops = flops_per_param_token[method] * params * j->tokens;
+    double flops = flops_per_param_token[method] * params * sp->tokens;
     double on_ref = flops / perf_capacity(&c->sc->cat->types[pm->ref], PERF_TENSOR, w->precision) /
                     w->share[PERF_TENSOR];
     j->work = on_ref / perf_relative(pm, j->workload, j->ref_type, pm->ref);
@@ -366,7 +367,7 @@ static int apply_specs(struct ctx *c)
 {
     int rc = 0;
     for (size_t i = 0; i < c->sc->wl.n && !rc; i++)
-        if (c->sc->wl.jobs[i].params_b > 0)
+        if (c->sc->wl.jobs[i].spec)
             rc = apply_spec(c, &c->sc->wl.jobs[i]);
     return rc;
 }

@@ -208,7 +208,8 @@ static int check_class_fits(struct ctx *c, const char *file, const char *path, c
         if (!(k->gpu_weights[i] > 0))
             continue;
         struct job j = {0};
-        gen_class_job(k, k->gpu_counts[i], 0, &j);
+        struct job_spec sp = gen_class_spec(k, 0);
+        gen_class_job(k, k->gpu_counts[i], &sp, &j);
         if (!sched_fits_fleet(cl, &j))
             return fs_fail(c->err, FS_EDATA, "%s: %s.gpus: a %s job of %d GPUs on %s (%g B, %s) needs %.1f GB "
                            "per GPU and no allowed GPU type in the fleet can hold it (memory, or whole nodes "

@@ -41,7 +41,7 @@ void workload_free(struct workload *w)
     if (!w)
         return;
     for (size_t i = 0; i < w->n; i++)
-        free(w->jobs[i].gang);
+        job_drop_gang(&w->jobs[i]);
     for (size_t i = 0; i < w->nteams; i++)
         free(w->teams[i]);
     for (size_t i = 0; i < w->nmodels; i++)
@@ -49,6 +49,7 @@ void workload_free(struct workload *w)
     free(w->jobs);
     free(w->teams);
     free(w->models);
+    free(w->specs);
     free(w->team_slots);
     workload_init(w);
 }
@@ -106,6 +107,13 @@ int workload_model(struct workload *w, const char *name)
     xgrow(&w->models, &w->models_cap, w->nmodels + 1, sizeof *w->models);
     w->models[w->nmodels] = xstrdup(name);
     return (int)++w->nmodels;
+}
+
+uint32_t workload_add_spec(struct workload *w, const struct job_spec *sp)
+{
+    xgrow(&w->specs, &w->specs_cap, w->nspecs + 1, sizeof *w->specs);
+    w->specs[w->nspecs] = *sp;
+    return (uint32_t)++w->nspecs;
 }
 
 /* ---- jobs --------------------------------------------------------------- */
@@ -317,25 +325,25 @@ static int parse_team(const struct row *r, const char *s, struct workload *w, in
 
 /* The optional model-spec columns: all empty, or model_params_b > 0 with a
  * method, and tokens > 0 or empty (then work_gpu_s is required). */
-static int parse_spec(const struct row *r, char **f, struct job *j)
+static int parse_spec(const struct row *r, char **f, struct job_spec *sp)
 {
     int rc;
     if (!*f[COL_PARAMS] && !*f[COL_TOKENS] && !*f[COL_METHOD])
         return 0;
-    if ((rc = parse_double(r, COL_PARAMS, f[COL_PARAMS], &j->params_b)) < 0)
+    if ((rc = parse_double(r, COL_PARAMS, f[COL_PARAMS], &sp->params_b)) < 0)
         return rc;
-    if (!(j->params_b > 0 && j->params_b <= 1e5))
+    if (!(sp->params_b > 0 && sp->params_b <= 1e5))
         return row_fail(r, COL_PARAMS, "must be in (0, 100000] billion, got %s", f[COL_PARAMS]);
     if (*f[COL_TOKENS]) {
-        if ((rc = parse_double(r, COL_TOKENS, f[COL_TOKENS], &j->tokens)) < 0)
+        if ((rc = parse_double(r, COL_TOKENS, f[COL_TOKENS], &sp->tokens)) < 0)
             return rc;
-        if (!(j->tokens > 0))
+        if (!(sp->tokens > 0))
             return row_fail(r, COL_TOKENS, "must be > 0, got %s", f[COL_TOKENS]);
     }
     int m = job_method_parse(f[COL_METHOD]);
     if (m < 0)
         return row_fail(r, COL_METHOD, "unknown method \"%.40s\" (train, lora, qlora, infer)", f[COL_METHOD]);
-    j->method = (uint8_t)m;
+    sp->method = (uint8_t)m;
     return 0;
 }
 
@@ -400,6 +408,7 @@ static int parse_row(const struct row *r, char **by_pos, int nf, struct workload
         f[c] = r->pos[c] >= 0 ? by_pos[r->pos[c]] : empty;
     double submit = 0;
     int64_t gpus = 0;
+    struct job_spec sp = {0};
     memset(j, 0, sizeof *j);
     if ((rc = parse_int(r, COL_ID, f[COL_ID], &j->id)) < 0 ||
         (rc = parse_double(r, COL_SUBMIT, f[COL_SUBMIT], &submit)) < 0 ||
@@ -409,9 +418,9 @@ static int parse_row(const struct row *r, char **by_pos, int nf, struct workload
         (rc = parse_double(r, COL_MEM, f[COL_MEM], &j->gpu_mem_gb)) < 0 ||
         (rc = parse_allowed(r, f[COL_ALLOWED], &j->allowed)) < 0 ||
         (rc = parse_type(r, COL_REF, f[COL_REF], &ref)) < 0 ||
-        (rc = parse_spec(r, f, j)) < 0 || (rc = parse_share(r, f, j)) < 0 ||
+        (rc = parse_spec(r, f, &sp)) < 0 || (rc = parse_share(r, f, j)) < 0 ||
         (rc = parse_limit(r, f, j)) < 0 ||
-        ((*f[COL_WORK] || j->tokens <= 0) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
+        ((*f[COL_WORK] || sp.tokens <= 0) && (rc = parse_double(r, COL_WORK, f[COL_WORK], &j->work)) < 0))
         return rc;
     if (submit < 0)
         return row_fail(r, COL_SUBMIT, "must be >= 0, got %s", f[COL_SUBMIT]);
@@ -431,6 +440,8 @@ static int parse_row(const struct row *r, char **by_pos, int nf, struct workload
     j->team = (uint16_t)team;
     j->gpus = (int32_t)gpus;
     j->ref_type = ref;
+    if (sp.params_b > 0)
+        j->spec = workload_add_spec(w, &sp);
     return 0;
 }
 
@@ -548,11 +559,12 @@ static int read_rows(struct rd_lines *in, const struct row *proto, struct worklo
     return 0;
 }
 
-/* Undo a failed read: drop the jobs and team names it added. */
-static void rollback(struct workload *w, size_t n0, size_t nteams0)
+/* Undo a failed read: drop the jobs, specs and team names it added. */
+static void rollback(struct workload *w, size_t n0, size_t nspecs0, size_t nteams0)
 {
+    w->nspecs = nspecs0;
     for (size_t i = n0; i < w->n; i++)
-        free(w->jobs[i].gang);
+        job_drop_gang(&w->jobs[i]);
     w->n = n0;
     for (size_t i = nteams0; i < w->nteams; i++)
         free(w->teams[i]);
@@ -570,7 +582,7 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     if (rc)
         return rc;
     struct row proto = {.path = path, .cat = cat, .err = err};
-    size_t n0 = w->n, nteams0 = w->nteams;
+    size_t n0 = w->n, nspecs0 = w->nspecs, nteams0 = w->nteams;
     long long *lines = NULL;
     rc = read_header(&in, path, &proto, err);
     if (rc == 0)
@@ -578,7 +590,7 @@ int workload_read_native(const char *path, const struct gpu_catalog *cat,
     if (rc == 0)
         rc = check_ids(w, n0, lines, path, err);
     if (rc < 0)
-        rollback(w, n0, nteams0);
+        rollback(w, n0, nspecs0, nteams0);
     else
         workload_sort(w);
     free(lines);

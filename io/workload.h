@@ -45,8 +45,10 @@ struct workload {
      * given in first-seen order, so it never affects determinism. */
     uint32_t *team_slots;
     size_t team_slots_cap;
-    char **models;    /* interned model names; job.model is 1 + an index */
+    char **models;    /* interned model names; job_spec.model is 1 + an index */
     size_t nmodels, models_cap;
+    struct job_spec *specs; /* the jobs' model specs; job.spec is 1 + an index */
+    size_t nspecs, specs_cap;
 };
 
 void workload_init(struct workload *w);
@@ -56,9 +58,18 @@ void workload_free(struct workload *w);
  * full (WORKLOAD_MAX_TEAMS). */
 int workload_team(struct workload *w, const char *name);
 
-/* job.model for model name, added when new.  RET: 1 + its index in
+/* job_spec.model for model name, added when new.  RET: 1 + its index in
  * w->models, or -1 when the table is full (WORKLOAD_MAX_TEAMS). */
 int workload_model(struct workload *w, const char *name);
+
+/* job.spec for a copy of sp.  RET: 1 + its index in w->specs. */
+uint32_t workload_add_spec(struct workload *w, const struct job_spec *sp);
+
+/* j's model spec, or NULL when it was given none. */
+static inline struct job_spec *workload_spec(const struct workload *w, const struct job *j)
+{
+    return j->spec ? &w->specs[j->spec - 1] : NULL;
+}
 
 /* Append a job (copied); placement fields are reset, and a milli of 0 means
  * whole GPUs (1000). */
@@ -147,16 +158,19 @@ struct gen_spec {
     int32_t ref_type;           /* catalog index */
 };
 
-/* Per-GPU memory job j needs (GB) by the one rule, mem_llm_need of
- * models/memory.h, for its model (params_b, precision, layers, hidden),
- * method and GPU count; 0 for a job without a model.  The scenario
+/* Per-GPU memory (GB) a job of model spec sp on gpus GPUs needs by the one
+ * rule, mem_llm_need of models/memory.h, for its model (params_b,
+ * precision, layers, hidden) and method; 0 when sp is NULL.  The scenario
  * loader and the generator both set gpu_mem_gb from it. */
-double workload_mem_gb(const struct job *j);
+double workload_mem_gb(const struct job_spec *sp, int32_t gpus);
 
-/* Job j as class c draws it with gpus GPUs and model name index model
- * (workload_model): kind, method, model fields, allowed types and memory
- * need; the rest of j is left as it was. */
-void gen_class_job(const struct gen_class *c, int32_t gpus, int model, struct job *j);
+/* The model spec of class c's jobs, model being its name's index
+ * (workload_model; 0: none). */
+struct job_spec gen_class_spec(const struct gen_class *c, int model);
+
+/* Job j as class c draws it with gpus GPUs: kind, allowed types and memory
+ * need (of c's spec sp); the rest of j, spec included, is left as it was. */
+void gen_class_job(const struct gen_class *c, int32_t gpus, const struct job_spec *sp, struct job *j);
 
 /* Append spec->jobs generated jobs (ids 1..jobs) to w.  Job i's work is
  * gpus x duration.  Same spec and seed: the same jobs, bit for bit.

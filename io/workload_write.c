@@ -36,7 +36,7 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
     bool spec = false, share = false, limits = false;
     for (size_t i = 0; i < w->n; i++) {
         const struct job *j = &w->jobs[i];
-        spec |= j->params_b > 0;
+        spec |= j->spec != 0;
         limits |= j->limit > 0 || j->measured;
         share |= j->gpus == 0 || j->milli < GPU_MILLI || j->cpu_milli > 0 || j->mem_mib > 0;
     }
@@ -44,6 +44,7 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
                       share ? workload_share_header : "", limits ? workload_limit_header : "") < 0;
     for (size_t i = 0; i < w->n && !bad; i++) {
         const struct job *j = &w->jobs[i];
+        const struct job_spec *sp = workload_spec(w, j);
         if (fs_poll(i))
             return FS_EINTERRUPTED;
         if (j->team >= w->nteams || j->kind >= JOB_KIND_COUNT || j->ref_type < 0 ||
@@ -51,8 +52,6 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
             return FS_EINTERNAL;
         fmt_double(mem, sizeof mem, j->gpu_mem_gb);
         fmt_double(work, sizeof work, j->work);
-        fmt_double(params, sizeof params, j->params_b);
-        fmt_double(tokens, sizeof tokens, j->tokens);
         fmt_types(types, sizeof types, j->allowed, cat);
         /* Submit from the integer microseconds, so it reads back exactly. */
         fs_time t = j->submit < 0 ? -j->submit : j->submit;
@@ -65,10 +64,12 @@ int workload_write_native(FILE *f, const struct workload *w, const struct gpu_ca
         bad |= csv_put(f, types) == EOF;
         bad |= fprintf(f, ",%s,", j->work > 0 ? work : "") < 0;
         bad |= csv_put(f, cat->types[j->ref_type].name) == EOF;
-        if (spec && j->params_b > 0)
-            bad |= fprintf(f, ",%s,%s,%s", params, j->tokens > 0 ? tokens : "",
-                           job_method_name((enum job_method)j->method)) < 0;
-        else if (spec)
+        if (sp) {
+            fmt_double(params, sizeof params, sp->params_b);
+            fmt_double(tokens, sizeof tokens, sp->tokens);
+            bad |= fprintf(f, ",%s,%s,%s", params, sp->tokens > 0 ? tokens : "",
+                           job_method_name((enum job_method)sp->method)) < 0;
+        } else if (spec)
             bad |= fputs(",,,", f) < 0;
         if (share)
             bad |= fprintf(f, ",%" PRId32 ",%" PRId32 ",%" PRId32, j->milli, j->cpu_milli, j->mem_mib) < 0;

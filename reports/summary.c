@@ -62,24 +62,23 @@ void run_stats_compute(const struct sim *s, const struct metrics *m, struct run_
 {
     *st = (struct run_stats){0};
     count_states(s, st);
-    double *wait = xmalloc((s->sc->nbatch + 1) * sizeof *wait);
-    double *jct = xmalloc((s->sc->nbatch + 1) * sizeof *jct);
+    /* One buffer: the waits, then the completion times. */
+    double *x = xmalloc((s->sc->nbatch + 1) * sizeof *x);
+    st->nwait = summary_waits(s, x);
+    describe(x, st->nwait, &st->wait_mean, &st->wait_p50, &st->wait_p95, &st->wait_p99, &st->wait_max);
     fs_time last_end = 0;
-    st->nwait = summary_waits(s, wait);
     for (size_t i = 0; i < s->sc->nbatch; i++) {
         const struct job *j = &s->jobs[i];
         if (j->state != JOB_FUTURE && j->start < 0)
             st->not_started++;
         if (j->state == JOB_DONE) {
-            jct[st->njct++] = fs_to_seconds(j->end - j->submit);
+            x[st->njct++] = fs_to_seconds(j->end - j->submit);
             if (j->end > last_end)
                 last_end = j->end;
         }
     }
-    describe(wait, st->nwait, &st->wait_mean, &st->wait_p50, &st->wait_p95, &st->wait_p99, &st->wait_max);
-    describe(jct, st->njct, &st->jct_mean, &st->jct_p50, &st->jct_p95, NULL, &st->jct_max);
-    free(wait);
-    free(jct);
+    describe(x, st->njct, &st->jct_mean, &st->jct_p50, &st->jct_p95, NULL, &st->jct_max);
+    free(x);
 
     metrics_wide alloc_us = 0;
     int64_t cap = 0;
@@ -382,9 +381,10 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         fputc(',', f);
         fputs(j->timed_out ? "timed_out" : state_names[j->state], f);
         fputc(',', f);
-        csv_put(f, j->model ? s->sc->wl.models[j->model - 1] : "");
+        const struct job_spec *sp = workload_spec(&s->sc->wl, j);
+        csv_put(f, sp && sp->model ? s->sc->wl.models[sp->model - 1] : "");
         fputc(',', f);
-        fputs(j->params_b > 0 ? llm_precision_names[j->precision ? j->precision - 1 : LLM_BF16] : "", f);
+        fputs(sp ? llm_precision_names[sp->precision ? sp->precision - 1 : LLM_BF16] : "", f);
         double gb = j->gpu_mem_gb;
         if (gb >= 0 && gb < 1e6 && gb == floor(gb) && !signbit(gb)) /* what %.6g prints of it */
             csv_int(f, (long long)gb);

@@ -45,10 +45,16 @@ int job_method_parse(const char *name)
     return -1;
 }
 
+void job_drop_gang(struct job *j)
+{
+    if (j->nnodes > 1)
+        free(j->gang);
+    j->gpu_mask = 0;
+}
+
 void job_reset_placement(struct job *j)
 {
-    free(j->gang);
-    j->gang = NULL;
+    job_drop_gang(j);
     j->type = -1;
     j->node = -1;
     j->nnodes = 0;

@@ -40,12 +40,49 @@ enum job_state {
     JOB_DONE,
 };
 
+/* A job given as a model: the loader derives its memory (and its work,
+ * when not given) through the models.  Kept beside the jobs (io/workload.h)
+ * rather than in each: most jobs have none, and a million-job run keeps
+ * every job. */
+struct job_spec {
+    double params_b;     /* model parameters, billions, > 0 */
+    double tokens;       /* tokens trained on or processed; 0 = not given */
+    uint16_t model;      /* 1 + index into the workload's model names; 0 = none */
+    uint16_t layers;     /* the model's shape; 0 = estimated from params_b */
+    uint16_t hidden;     /*   (models/memory.h mem_shape) */
+    uint8_t method;      /* enum job_method */
+    uint8_t precision;   /* the weights' precision: 1 + enum llm_precision
+                            (models/llm.h); 0 = not given (BF16) */
+};
+
 struct job {
+    /* Fields are ordered by size so that none pads: a million-job run keeps
+     * a million of these (docs/benchmarks.md, bytes per job). */
     int64_t id;          /* the trace's job id */
     fs_time submit;
-    uint8_t kind;        /* enum job_kind */
-    uint8_t state;       /* enum job_state */
-    uint16_t team;       /* index into the workload's team names */
+    double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
+    uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
+    double work;         /* reference GPU-seconds (on ref_type) */
+    /* The trace's run-time limit (SWF requested time, Slurm Timelimit):
+     * the estimate backfilling plans with (0: none given; sched/backfill.c
+     * then estimates), and, when kill_at_limit, a hard limit: the engine
+     * ends the job at it (timed_out set) as the trace's scheduler did. */
+    fs_time limit;
+
+    /* Placement, set by the scheduler when the job starts. */
+    union {
+        uint64_t gpu_mask; /* nnodes 1: which of its node's GPUs (bit i) */
+        int32_t *gang;     /* nnodes > 1: the node ids, owned (job_drop_gang) */
+    };
+    fs_time start, end;  /* -1 until known; start is the first start */
+    /* Preemption (the engine keeps these): the current run segment began at
+     * seg; ran is the time run in earlier segments; evicted counts them. */
+    fs_time seg, ran;
+    uint32_t evicted;
+    int32_t type;        /* catalog index, -1 before placement */
+    int32_t node;        /* first (or only) node */
+    int32_t nnodes;      /* > 1 for a gang of whole nodes */
+
     int32_t gpus;        /* GPUs requested: 0 (CPU only), 1..node size, or
                             whole nodes */
     int32_t milli;       /* share of each GPU in thousandths: 1000 = whole
@@ -53,49 +90,25 @@ struct job {
     int32_t cpu_milli;   /* CPU millicores needed on the node; 0 = any */
     int32_t mem_mib;     /* host memory needed on the node, MiB; 0 = any */
     int32_t qclass;      /* while queued: its placement class (sched.c) */
-    double gpu_mem_gb;   /* memory needed on each GPU; 0 = any */
-    uint64_t allowed;    /* bit i set: catalog type i allowed; 0 = any */
+    uint32_t qseq;       /* while queued: submissions before it (sched.c) */
     int32_t ref_type;    /* catalog index the work is stated on */
     int32_t workload;    /* throughput profile (models/perf), set by the loader */
-    double work;         /* reference GPU-seconds (on ref_type) */
-    /* Optional model spec: the loader derives memory (and work, when it is
-     * not given) from it through the models. */
-    double params_b;     /* model parameters, billions; 0 = no spec */
-    double tokens;       /* tokens trained on or processed; 0 = not given */
-    uint8_t method;      /* enum job_method */
-    uint8_t precision;   /* the weights' precision: 1 + enum llm_precision
-                            (models/llm.h); 0 = not given (BF16) */
-    uint16_t model;      /* 1 + index into the workload's model names; 0 = none */
-    uint16_t layers;     /* the model's shape; 0 = estimated from params_b */
-    uint16_t hidden;     /*   (models/memory.h mem_shape) */
-    uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
+    uint32_t spec;       /* its model spec: 1 + an index into the workload's
+                            specs (io/workload.h); 0 = none */
+
+    uint16_t team;       /* index into the workload's team names */
     uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
+    uint8_t kind;        /* enum job_kind */
+    uint8_t state;       /* enum job_state */
+    uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
     uint8_t urgent;      /* a replica submitted while its service is short of
                             capacity: it may preempt (sched/preempt.c) */
-    uint32_t qseq;       /* while queued: submissions before it (sched.c) */
-    /* The trace's run-time limit (SWF requested time, Slurm Timelimit):
-     * the estimate backfilling plans with (0: none given; sched/backfill.c
-     * then estimates), and, when kill_at_limit, a hard limit: the engine
-     * ends the job at it (timed_out set) as the trace's scheduler did. */
-    fs_time limit;
     uint8_t kill_at_limit;
     uint8_t timed_out;
     /* work is a measured run time x GPUs (an SWF or Slurm log): the run
      * already paid its multi-GPU communication, so the engine does not
      * apply the throughput model's scaling (models/perf.h) again. */
     uint8_t measured;
-
-    /* Placement, set by the scheduler when the job starts. */
-    int32_t type;        /* catalog index, -1 before placement */
-    int32_t node;        /* first (or only) node */
-    int32_t nnodes;      /* > 1 for a gang of whole nodes */
-    int32_t *gang;       /* the nnodes node ids when nnodes > 1, else NULL */
-    uint64_t gpu_mask;   /* on a single node: which of its GPUs (bit i) */
-    fs_time start, end;  /* -1 until known; start is the first start */
-    /* Preemption (the engine keeps these): the current run segment began at
-     * seg; ran is the time run in earlier segments; evicted counts them. */
-    fs_time seg, ran;
-    uint32_t evicted;
 };
 
 /* GPUs j holds while it runs, a share counting its part. */
@@ -107,6 +120,9 @@ static inline fs_time job_ran(const struct job *j, fs_time t)
 {
     return j->state == JOB_RUNNING && t > j->seg ? j->ran + (t - j->seg) : j->ran;
 }
+
+/* Free j's gang when it has one, and clear gang and gpu_mask. */
+void job_drop_gang(struct job *j);
 
 /* Set the placement and timing fields to "not placed". */
 void job_reset_placement(struct job *j);

@@ -398,8 +398,7 @@ void sched_release(struct sched *s, struct job *j)
 void sched_evict(struct sched *s, struct job *j)
 {
     give_back(s, j);
-    free(j->gang);
-    j->gang = NULL;
+    job_drop_gang(j);
     j->nnodes = 0;
     j->node = -1;
     j->type = -1;

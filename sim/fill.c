@@ -223,7 +223,7 @@ int fill_run(const struct fill_spec *spec, struct fill_result *out, struct fs_er
         rc = fs_fail_interrupted(err);
 done:
     for (size_t e = 0; jobs && e < norder; e++)
-        free(jobs[e].gang);
+        job_drop_gang(&jobs[e]);
     free(jobs);
     free(order);
     frag_tracker_free(&ft);

@@ -361,7 +361,7 @@ static void test_one_node(void)
     s->pods = false; /* outside fill mode: a gang of two whole nodes */
     CU_ASSERT_TRUE(sched_try(s, &j));
     CU_ASSERT_EQUAL(j.nnodes, 2);
-    free(j.gang);
+    job_drop_gang(&j);
     free_sched(s);
 }
 

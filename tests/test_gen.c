@@ -211,15 +211,17 @@ static void test_gen_classes(void)
     size_t bad = 0, n70 = 0, n16 = 0;
     for (size_t i = 0; i < w.n; i++) {
         const struct job *j = &w.jobs[i];
-        if (j->model == 1) {
+        const struct job_spec *sp = workload_spec(&w, j);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+        if (sp->model == 1) {
             n70++;
             n16 += j->gpus == 16;
             double want = j->gpus == 16 ? 79.1103 : 70.6 / 2 + 6.5103 + 2;
-            bad += strcmp(w.models[0], "llama-3-70b") || j->kind != JOB_TRAIN || j->method != JOB_METHOD_TRAIN ||
+            bad += strcmp(w.models[0], "llama-3-70b") || j->kind != JOB_TRAIN || sp->method != JOB_METHOD_TRAIN ||
                    (j->gpus != 16 && j->gpus != 32) || fabs(j->gpu_mem_gb - want) > 1e-3 || j->allowed;
         } else {
-            bad += j->model != 2 || strcmp(w.models[1], "llama-3-8b") || j->kind != JOB_INFER ||
-                   j->method != JOB_METHOD_INFER || j->gpus != 1 || fabs(j->gpu_mem_gb - 13.242) > 1e-3 ||
+            bad += sp->model != 2 || strcmp(w.models[1], "llama-3-8b") || j->kind != JOB_INFER ||
+                   sp->method != JOB_METHOD_INFER || j->gpus != 1 || fabs(j->gpu_mem_gb - 13.242) > 1e-3 ||
                    j->allowed != 1u << 3;
         }
     }

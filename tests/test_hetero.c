@@ -455,7 +455,7 @@ static void test_packing(void)
     CU_ASSERT_EQUAL(gang.nnodes, 2);
     CU_ASSERT_EQUAL(gang.gang[0], 1);
     CU_ASSERT_EQUAL(gang.gang[1], 4);
-    free(gang.gang);
+    job_drop_gang(&gang);
     free_sched(s);
     cost_prices_free(p);
     perf_model_free(pm);

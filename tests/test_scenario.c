@@ -526,7 +526,7 @@ static void test_model_spec(void)
     CU_ASSERT(lora->gpu_mem_gb > 14 && lora->gpu_mem_gb < 24);
     CU_ASSERT(sc->wl.jobs[2].gpu_mem_gb > 14 && sc->wl.jobs[2].gpu_mem_gb < 24);
     CU_ASSERT(sc->wl.jobs[3].gpu_mem_gb > 6.7 && sc->wl.jobs[3].gpu_mem_gb < 24);
-    CU_ASSERT_EQUAL(sc->wl.jobs[3].method, JOB_METHOD_QLORA);
+    CU_ASSERT_EQUAL(workload_spec(&sc->wl, &sc->wl.jobs[3])->method, JOB_METHOD_QLORA);
     /* 4 x 7e9 x 1e7 LoRA FLOPs on the reference A100 at its tensor share. */
     const struct perf_workload *w = &sc->perf->w[lora->workload];
     double want = 4 * 7e9 * 1e7 / (sc->cat->types[sc->perf->ref].mamf_bf16_tflops * 1e12) / w->share[PERF_TENSOR];

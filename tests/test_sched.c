@@ -308,7 +308,7 @@ static void test_state_score_same_choice(void)
             }
             CU_ASSERT(placed > OPS / 3);
             for (size_t k = 0; k < nrun; k++)
-                free(running[k]->gang);
+                job_drop_gang(running[k]);
             free(wl);
             free(jobs);
             free_sched(s);
@@ -452,7 +452,7 @@ static void test_gang(void)
     sched_release(s, &big);
     CU_ASSERT_EQUAL(s->cl->allocated, 1);
     CU_ASSERT_EQUAL(big.state, JOB_DONE);
-    free(big.gang);
+    job_drop_gang(&big);
     free_sched(s);
 }
 

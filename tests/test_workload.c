@@ -342,12 +342,14 @@ static void test_spec_columns(void)
                                     "2,5,infer,t,1,0,,60,h100-sxm,,,\n"
                                     "3,9,finetune,t,1,0,,30,h100-sxm,13.5,,lora\n", &w, &e), 0);
     CU_ASSERT_EQUAL_FATAL(w.n, 3);
-    CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].params_b, 7, 0);
-    CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].tokens, 1e9, 0);
-    CU_ASSERT_EQUAL(w.jobs[0].method, JOB_METHOD_TRAIN);
+    const struct job_spec *s0 = workload_spec(&w, &w.jobs[0]), *s2 = workload_spec(&w, &w.jobs[2]);
+    CU_ASSERT_FATAL(s0 && s2);
+    CU_ASSERT_DOUBLE_EQUAL(s0->params_b, 7, 0);
+    CU_ASSERT_DOUBLE_EQUAL(s0->tokens, 1e9, 0);
+    CU_ASSERT_EQUAL(s0->method, JOB_METHOD_TRAIN);
     CU_ASSERT_DOUBLE_EQUAL(w.jobs[0].work, 0, 0); /* derived later from the tokens */
-    CU_ASSERT_EQUAL(w.jobs[1].method, JOB_METHOD_NONE);
-    CU_ASSERT_EQUAL(w.jobs[2].method, JOB_METHOD_LORA);
+    CU_ASSERT_PTR_NULL(workload_spec(&w, &w.jobs[1]));
+    CU_ASSERT_EQUAL(s2->method, JOB_METHOD_LORA);
     CU_ASSERT_EQUAL(write_and_read(&wl_cat, &w, &back, text, sizeof text), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",model_params_b,tokens,method\n"));
     CU_ASSERT_EQUAL(count_diffs(&w, &back), 0);
@@ -409,7 +411,7 @@ static void test_share_columns(void)
     CU_ASSERT_EQUAL(read_text("id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type,"
                               "gpu_milli,cpu_milli,mem_mib,model_params_b,tokens,method\n"
                               "1,0,infer,t,1,0,,60,h100-sxm,250,1000,0,7,,infer\n", &w, &e), 0);
-    CU_ASSERT(w.n == 1 && w.jobs[0].milli == 250 && w.jobs[0].params_b == 7);
+    CU_ASSERT(w.n == 1 && w.jobs[0].milli == 250 && workload_spec(&w, &w.jobs[0])->params_b == 7);
     workload_free(&w);
 
     static const struct {

@@ -38,6 +38,15 @@ int read_text(const char *text, struct workload *w, struct fs_err *e)
     return rc;
 }
 
+/* Model specs equal (both none, or the same fields, doubles bit for bit). */
+static bool same_spec(const struct job_spec *x, const struct job_spec *y)
+{
+    if (!x || !y)
+        return x == y;
+    return x->method == y->method && !memcmp(&x->params_b, &y->params_b, sizeof(double)) &&
+           !memcmp(&x->tokens, &y->tokens, sizeof(double));
+}
+
 /* Field-by-field equality, doubles bit for bit.  RET: differing jobs. */
 size_t count_diffs(const struct workload *a, const struct workload *b)
 {
@@ -52,9 +61,8 @@ size_t count_diffs(const struct workload *a, const struct workload *b)
              x->allowed != y->allowed || x->ref_type != y->ref_type ||
              memcmp(&x->work, &y->work, sizeof(double)) || x->type != y->type ||
              x->node != y->node || x->nnodes != y->nnodes || x->gang != y->gang ||
-             x->start != y->start || x->end != y->end || x->method != y->method ||
-             memcmp(&x->params_b, &y->params_b, sizeof(double)) ||
-             memcmp(&x->tokens, &y->tokens, sizeof(double)) || x->milli != y->milli ||
+             x->start != y->start || x->end != y->end ||
+             !same_spec(workload_spec(a, x), workload_spec(b, y)) || x->milli != y->milli ||
              x->cpu_milli != y->cpu_milli || x->mem_mib != y->mem_mib ||
              x->limit != y->limit || x->kill_at_limit != y->kill_at_limit || x->measured != y->measured;
     }
