@@ -94,10 +94,14 @@ struct cluster *cluster_new(const struct gpu_catalog *cat,
     for (int t = 0; t < GPU_MAX_TYPES; t++)
         if (cl->types[t].max_gpus)
             cl->types[t].mixed = xcalloc((size_t)cl->types[t].max_gpus + 1, sizeof(int32_t));
+    for (int t = 0; t < GPU_MAX_TYPES; t++)
+        if (cl->types[t].max_gpus)
+            cl->types[t].count = xcalloc((size_t)cl->types[t].max_gpus + 1, sizeof(int32_t));
     for (int32_t n = 0; n < cl->nnodes; n++) {
         const struct node *nd = &cl->nodes[n];
         bit_set(cl->types[nd->type].bucket[nd->free], n);
         cl->types[nd->type].mixed[nd->free] += !plain(cl, nd);
+        cl->types[nd->type].count[nd->free]++;
     }
     return cl;
 }
@@ -112,6 +116,7 @@ void cluster_free(struct cluster *cl)
             free(ct->bucket[f]);
         free(ct->bucket);
         free(ct->mixed);
+        free(ct->count);
         free_ranked(ct);
     }
     free(cl->rank);
@@ -133,6 +138,8 @@ static void rebucket(struct cluster *cl, int32_t n, int old_free, bool was_plain
         return;
     bit_clear(ct->bucket[old_free], n);
     bit_set(ct->bucket[nd->free], n);
+    ct->count[old_free]--;
+    ct->count[nd->free]++;
     if (ct->ranked) {
         ranked_clear(ct, old_free, cl->rank[n]);
         ranked_set(ct, nd->free, cl->rank[n]);
@@ -207,7 +214,7 @@ bool cluster_host_fits(const struct cluster *cl, int32_t node, int cpu, int mem)
 int32_t cluster_next(const struct cluster *cl, int32_t type, int free, int32_t after)
 {
     const struct cluster_type *ct = &cl->types[type];
-    if (!ct->max_gpus || free < 0 || free > ct->max_gpus)
+    if (!ct->max_gpus || free < 0 || free > ct->max_gpus || !ct->count[free])
         return -1;
     int32_t start = after + 1 > ct->first_node ? after + 1 : ct->first_node;
     if (start > ct->last_node)
@@ -229,13 +236,7 @@ int32_t cluster_next(const struct cluster *cl, int32_t type, int free, int32_t a
 int32_t cluster_count(const struct cluster *cl, int32_t type, int free)
 {
     const struct cluster_type *ct = &cl->types[type];
-    if (!ct->max_gpus || free < 0 || free > ct->max_gpus)
-        return 0;
-    int32_t count = 0;
-    size_t lo = (size_t)ct->first_node >> 6, hi = (size_t)ct->last_node >> 6;
-    for (size_t w = lo; w <= hi; w++)
-        count += __builtin_popcountll(ct->bucket[free][w]);
-    return count;
+    return !ct->max_gpus || free < 0 || free > ct->max_gpus ? 0 : ct->count[free];
 }
 
 bool cluster_uniform(const struct cluster *cl, int32_t type, int free)

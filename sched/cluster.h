@@ -59,6 +59,7 @@ struct cluster_type {
     int32_t max_cpu, max_mem;      /* largest node of this type */
     uint64_t **bucket;             /* bucket[f]: bitset over all node ids */
     int32_t *mixed;                /* mixed[f]: nodes in bucket[f] not plain */
+    int32_t *count;                /* count[f]: nodes in bucket[f] */
     /* With an order (cluster_order): bucket[f] as a bitset over ranks, and
      * which of its words are not zero. */
     uint64_t **ranked, **ranked_any;
