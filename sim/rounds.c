@@ -302,18 +302,20 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
         r->chosen[r->active[a]] = -1;
     for (int o = 0; o < nt; o++) {
         int k = order[o];
+        /* The candidates: not chosen for an earlier type, able to run on
+         * this one, and under FIFO with a share of it. */
+        size_t n = 0;
         for (size_t a = 0; a < r->nactive; a++) {
             size_t c = r->active[a] * nt + k;
-            e[a] = (struct entry){r->prio[c], r->deficit[c], r->allocated[r->active[a]] ? r->alloc[c] : 0, a};
+            if (r->chosen[r->active[a]] < 0 && r->thr[c] > 0 && (!fifo(r) || r->prio[c] > 0))
+                e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[r->active[a]] ? r->alloc[c] : 0, a};
         }
-        sort_entries(e, tmp, r->nactive);
-        for (size_t a = 0; a < r->nactive && left[k] > 0; a++) {
+        sort_entries(e, tmp, n);
+        for (size_t a = 0; a < n && left[k] > 0; a++) {
             size_t i = r->active[e[a].pos];
-            const struct job *j = &s->jobs[i];
-            if (r->chosen[i] >= 0 || r->thr[i * nt + k] <= 0 || (fifo(r) && e[a].prio <= 0) ||
-                j->gpus > left[k])
+            if (s->jobs[i].gpus > left[k])
                 continue;
-            left[k] -= j->gpus;
+            left[k] -= s->jobs[i].gpus;
             r->chosen[i] = k;
         }
     }
