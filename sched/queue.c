@@ -19,9 +19,16 @@ enum { CLASS_EMPTY, CLASS_AWAKE, CLASS_ASLEEP };
 
 struct sclass {
     struct skey key;
-    struct job **jobs;      /* jobs[head..n): queued, in queue order */
-    size_t head, n, cap;
-    size_t it;              /* the merge's place: head, or squeue_each's */
+    /* jobs[head..n): queued, in queue order, and gaps: a job taken out
+     * leaves its entry in place, marked in gap[], so that taking out and
+     * queueing again (an eviction puts a job back where it stood) moves
+     * nothing.  jobs[head] is never a gap.  A gap keeps its job pointer
+     * for the bisections, whose order it still holds. */
+    struct job **jobs;
+    uint8_t *gap;
+    size_t head, n, cap, ngaps;
+    size_t it;              /* the merge's place: head, or squeue_each's;
+                               never a gap */
     size_t pos;             /* in squeue.sleeping while asleep */
     uint8_t state;
     bool in_heap;
@@ -56,8 +63,10 @@ void squeue_free(struct squeue *q)
 {
     if (!q)
         return;
-    for (size_t k = 0; k < q->ncls; k++)
+    for (size_t k = 0; k < q->ncls; k++) {
         free(q->cls[k].jobs);
+        free(q->cls[k].gap);
+    }
     free(q->cls);
     free(q->slot);
     free(q->awake);
@@ -175,19 +184,34 @@ static void set_state(struct squeue *q, int32_t c, uint8_t to)
     }
 }
 
+/* Drop c's gaps and the room before head: its jobs move to the front.
+ * Not during a merge (sched.c queues nothing mid-scan). */
+static void compact(struct sclass *c)
+{
+    size_t k = 0;
+    for (size_t i = c->head; i < c->n; i++)
+        if (!c->gap[i]) {
+            c->jobs[k] = c->jobs[i];
+            c->gap[k++] = 0;
+        }
+    c->n = k;
+    c->head = c->it = c->ngaps = 0;
+}
+
 void squeue_add(struct sched *s, struct job *j)
 {
     struct squeue *q = s->q;
     j->qseq = q->seq++;
     j->qclass = class_of(s, j);
     struct sclass *c = &q->cls[j->qclass];
-    if (c->n == c->cap && c->head > 0) { /* reuse the room popped jobs left */
-        memmove(c->jobs, c->jobs + c->head, (c->n - c->head) * sizeof *c->jobs);
-        c->n -= c->head;
-        c->head = 0;
+    if (c->n == c->cap && (c->head > 0 || c->ngaps > 0))
+        compact(c); /* reuse the room popped and removed jobs left */
+    if (c->n == c->cap) {
+        size_t cap = c->cap;
+        xgrow(&c->jobs, &c->cap, c->n + 1, sizeof *c->jobs);
+        xgrow(&c->gap, &cap, c->n + 1, sizeof *c->gap);
     }
-    xgrow(&c->jobs, &c->cap, c->n + 1, sizeof *c->jobs);
-    /* Upper bound: the first queued job j goes before. */
+    /* Upper bound: the first entry j goes before. */
     size_t lo = c->head, hi = c->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -196,11 +220,28 @@ void squeue_add(struct sched *s, struct job *j)
         else
             lo = mid + 1;
     }
-    memmove(&c->jobs[lo + 1], &c->jobs[lo], (c->n - lo) * sizeof *c->jobs);
+    if (lo > c->head && c->gap[lo - 1]) { /* fill the gap just before */
+        lo--;
+        c->ngaps--;
+    } else { /* shift up to the nearest gap after lo, or to a new end */
+        const uint8_t *g = memchr(c->gap + lo, 1, c->n - lo);
+        size_t end = g ? (size_t)(g - c->gap) : c->n++;
+        memmove(&c->jobs[lo + 1], &c->jobs[lo], (end - lo) * sizeof *c->jobs);
+        c->gap[end] = 0; /* none in [lo, end): the flags stay */
+        c->ngaps -= g != NULL;
+    }
     c->jobs[lo] = j;
-    c->n++;
+    c->gap[lo] = 0;
     if (c->state == CLASS_EMPTY)
         set_state(q, j->qclass, CLASS_AWAKE);
+}
+
+/* Step from entry i of c to the next that is no gap (or n). */
+static size_t next_live(const struct sclass *c, size_t i)
+{
+    while (++i < c->n && c->gap[i])
+        ;
+    return i;
 }
 
 /* Class c lost a job: when it has none left it is empty. */
@@ -208,7 +249,7 @@ static void emptied(struct squeue *q, int32_t c)
 {
     struct sclass *k = &q->cls[c];
     if (k->head == k->n) {
-        k->head = k->n = k->it = 0;
+        k->head = k->n = k->it = k->ngaps = 0;
         set_state(q, c, CLASS_EMPTY);
     }
 }
@@ -217,7 +258,7 @@ void squeue_remove(struct sched *s, struct job *j)
 {
     struct squeue *q = s->q;
     struct sclass *c = &q->cls[j->qclass];
-    /* The class is in queue order: j is the first job not before it,
+    /* The class is in queue order: j is the first entry not before it,
      * unless a plugin's queue_less read something that changed since j
      * was queued; then look for it. */
     size_t i = c->head, hi = c->n;
@@ -228,12 +269,19 @@ void squeue_remove(struct sched *s, struct job *j)
         else
             hi = mid;
     }
-    if (i == c->n || c->jobs[i] != j)
-        for (i = c->n; i-- > c->head && c->jobs[i] != j;)
+    if (i == c->n || c->jobs[i] != j || c->gap[i])
+        for (i = c->n; i-- > c->head && (c->jobs[i] != j || c->gap[i]);)
             ;
     if (i >= c->head && i < c->n) {
-        memmove(&c->jobs[i], &c->jobs[i + 1], (c->n - i - 1) * sizeof *c->jobs);
-        c->n--;
+        c->gap[i] = 1;
+        c->ngaps++;
+        if (c->it == i) /* the merge goes on with the next job */
+            c->it = next_live(c, i);
+        if (i == c->head) {
+            size_t h = next_live(c, i);
+            c->ngaps -= h - i;
+            c->head = h;
+        }
     }
     emptied(q, j->qclass);
 }
@@ -359,7 +407,9 @@ void squeue_started(struct sched *s)
     struct squeue *q = s->q;
     int32_t id = q->heap[0];
     struct sclass *c = &q->cls[id];
-    c->it = ++c->head;
+    size_t h = next_live(c, c->head);
+    c->ngaps -= h - c->head - 1;
+    c->it = c->head = h;
     if (c->head == c->n) {
         heap_pop(s);
         emptied(q, id);
@@ -393,7 +443,7 @@ void squeue_each(struct sched *s, bool (*fn)(void *ctx, const struct job *j), vo
         struct sclass *c = &q->cls[q->heap[0]];
         if (!fn(ctx, c->jobs[c->it]))
             break;
-        if (++c->it == c->n)
+        if ((c->it = next_live(c, c->it)) == c->n)
             heap_pop(s);
         else
             heap_down(s, 0);

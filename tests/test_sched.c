@@ -433,6 +433,61 @@ static void test_classes_wake(void)
     free_sched(s);
 }
 
+/* Collects the queue in order. */
+struct queued {
+    const struct job *j[512];
+    size_t n;
+};
+
+static bool collect_queued(void *ctx, const struct job *j)
+{
+    struct queued *q = ctx;
+    q->j[q->n++] = j;
+    return true;
+}
+
+static int by_submit_id(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
+    return x->submit != y->submit ? (x->submit < y->submit ? -1 : 1) : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Withdrawals leave gaps in a class that queueing again fills (queue.c):
+ * through thousands of random withdrawals and re-queues over two classes,
+ * the queue stays every queued job once, in (submit, id) order. */
+static void test_queue_gaps(void)
+{
+    enum { N = 400 };
+    struct sched *s = mk_sched("fifo", H100, 1);
+    struct job *j = xcalloc(N, sizeof *j);
+    uint64_t st = 5;
+    for (int k = 0; k < N; k++) {
+        j[k] = mk(k + 1, 1 + (int)(sched_splitmix64(&st) % 2));
+        j[k].submit = (fs_time)(sched_splitmix64(&st) % 50); /* ties broken by id */
+    }
+    size_t bad = 0;
+    for (int step = 0; step < 20000; step++) {
+        struct job *x = &j[sched_splitmix64(&st) % N];
+        if (x->state == JOB_QUEUED)
+            sched_withdraw(s, x);
+        else
+            sched_submit(s, x);
+        if (step % 97)
+            continue;
+        struct queued got = {.n = 0}, want = {.n = 0};
+        sched_each_queued(s, collect_queued, &got);
+        for (int k = 0; k < N; k++)
+            if (j[k].state == JOB_QUEUED)
+                want.j[want.n++] = &j[k];
+        qsort(want.j, want.n, sizeof *want.j, by_submit_id);
+        bad += got.n != want.n || s->nqueue != want.n ||
+               memcmp(got.j, want.j, want.n * sizeof *want.j) != 0;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(j);
+    free_sched(s);
+}
+
 static void test_gang(void)
 {
     struct sched *s = mk_sched("best-fit", H100, 4);
@@ -540,6 +595,7 @@ int main(void)
         {"strict order vs skipping", test_strict_order},
         {"fresh-only cycle", test_fresh_only_cycle},
         {"queue classes sleep and wake", test_classes_wake},
+        {"queue order through withdrawals and re-queues", test_queue_gaps},
         {"gangs of whole nodes", test_gang},
         {"allowed types and memory", test_types_and_memory},
         {"GPU sharing, CPU and host memory", test_sharing},
