@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "base.h"
+
 bool csv_needs_quotes(const char *s)
 {
     size_t len = strlen(s);
@@ -18,6 +20,23 @@ int csv_put(FILE *f, const char *s)
     for (; *s && !bad; s++)
         bad = (*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF;
     return bad || fputc('"', f) == EOF ? EOF : 0;
+}
+
+char *csv_field(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = xmalloc(2 * n + 3), *p = out;
+    if (!csv_needs_quotes(s))
+        return memcpy(out, s, n + 1);
+    *p++ = '"';
+    for (; *s; s++) {
+        if (*s == '"')
+            *p++ = '"';
+        *p++ = *s;
+    }
+    *p++ = '"';
+    *p = '\0';
+    return out;
 }
 
 const char *csv_error_text(enum csv_error e)

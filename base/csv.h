@@ -22,6 +22,10 @@ bool csv_needs_quotes(const char *s);
  * double quote doubled.  RET: 0, or EOF on a write error. */
 int csv_put(FILE *f, const char *s);
 
+/* The bytes csv_put writes for s, in a new string (for a writer that
+ * builds its rows in memory). */
+char *csv_field(const char *s);
+
 /* Why csv_split refused a record. */
 enum csv_error {
     CSV_OK,

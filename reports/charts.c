@@ -176,13 +176,11 @@ static const char *base(const char *path)
     return b ? b + 1 : path;
 }
 
-int charts_exec(const char *gnuplot, const char *dir, const char *expr, const char *script,
-                const char *out)
+/* Start gnuplot in dir on script with -e expr.  RET: its pid, or -1. */
+static pid_t spawn(const char *gnuplot, const char *dir, const char *expr, const char *script)
 {
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0) { /* gnuplot's warnings (flat data, say) are not ours to print */
@@ -195,6 +193,15 @@ int charts_exec(const char *gnuplot, const char *dir, const char *expr, const ch
         execv(gnuplot, argv);
         _exit(127);
     }
+    return pid;
+}
+
+/* Wait for the gnuplot spawn started.  RET: 0 when it exited 0 and out is
+ * not empty. */
+static int reap(pid_t pid, const char *out)
+{
+    if (pid < 0)
+        return -1;
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
@@ -205,11 +212,36 @@ int charts_exec(const char *gnuplot, const char *dir, const char *expr, const ch
     return stat(out, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
 }
 
+int charts_exec(const char *gnuplot, const char *dir, const char *expr, const char *script,
+                const char *out)
+{
+    return reap(spawn(gnuplot, dir, expr, script), out);
+}
+
+/* gnuplot's -e for chart NAME: NAME_data and NAME_out. */
+static void chart_expr(char *expr, size_t size, const struct chart_render *c)
+{
+    /* The names are ours (fixed, in the set's private folder): no quotes. */
+    snprintf(expr, size, "%s_data='%s'; %s_out='%s'", c->name, base(c->data), c->name, base(c->png));
+}
+
 int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
                   const char *data, const char *png)
 {
     char expr[512];
-    /* The names are ours (fixed, in the set's private folder): no quotes. */
-    snprintf(expr, sizeof expr, "%s_data='%s'; %s_out='%s'", name, base(data), name, base(png));
+    struct chart_render c = {name, gp, data, png};
+    chart_expr(expr, sizeof expr, &c);
     return charts_exec(gnuplot, dir, expr, gp, png);
+}
+
+void charts_render_all(const char *gnuplot, const char *dir, const struct chart_render *c, int n, bool *drawn)
+{
+    pid_t pid[CHARTS_MAX];
+    for (int k = 0; k < n; k++) {
+        char expr[512];
+        chart_expr(expr, sizeof expr, &c[k]);
+        pid[k] = spawn(gnuplot, dir, expr, c[k].gp);
+    }
+    for (int k = 0; k < n; k++)
+        drawn[k] = reap(pid[k], c[k].png) == 0;
 }

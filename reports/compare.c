@@ -377,13 +377,17 @@ int compare_write(const char *dir, struct compare_entry *e, int n, const struct 
     const char *gnuplot = charts_gnuplot();
     bool drawn[CH_COUNT];
     const char *png[CH_COUNT];
+    struct chart_render c[CH_COUNT];
     for (int k = 0; k < CH_COUNT; k++) {
         png[k] = out[F_PNG + k].tmp;
-        drawn[k] = gnuplot && charts_render(gnuplot, out_set_path(&set), ch_names[k], out[F_GP + k].tmp,
-                                            out[F_CSV + k].tmp, png[k]) == 0;
+        c[k] = (struct chart_render){ch_names[k], out[F_GP + k].tmp, out[F_CSV + k].tmp, png[k]};
+        drawn[k] = false;
+    }
+    if (gnuplot)
+        charts_render_all(gnuplot, out_set_path(&set), c, CH_COUNT, drawn);
+    for (int k = 0; k < CH_COUNT; k++)
         if (!drawn[k])
             out_discard(&out[F_PNG + k]);
-    }
     for (int k = F_MD; k <= F_HTML; k++) {
         struct doc d = {out[k].f, k == F_HTML};
         doc_begin(&d, "fleetsim comparison");

@@ -245,13 +245,17 @@ int report_write(struct report *r, const struct sim *s, const struct metrics *m,
 
     const char *gnuplot = charts_gnuplot();
     r->have_gnuplot = gnuplot != NULL;
+    struct chart_render c[REPORT_CHARTS];
     for (int k = 0; k < REPORT_CHARTS; k++) {
-        struct outfile *png = &r->out[REPORT_PNG0 + k];
-        r->drawn[k] = gnuplot && charts_render(gnuplot, r->dir, report_chart_names[k], r->out[REPORT_GP0 + k].tmp,
-                                               r->out[REPORT_DATA0 + k].tmp, png->tmp) == 0;
-        if (!r->drawn[k])
-            out_discard(png); /* no image: nothing to commit */
+        c[k] = (struct chart_render){report_chart_names[k], r->out[REPORT_GP0 + k].tmp, r->out[REPORT_DATA0 + k].tmp,
+                                     r->out[REPORT_PNG0 + k].tmp};
+        r->drawn[k] = false;
     }
+    if (gnuplot)
+        charts_render_all(gnuplot, r->dir, c, REPORT_CHARTS, r->drawn);
+    for (int k = 0; k < REPORT_CHARTS; k++)
+        if (!r->drawn[k])
+            out_discard(&r->out[REPORT_PNG0 + k]); /* no image: nothing to commit */
 
     char title[300];
     snprintf(title, sizeof title, "%s - fleetsim report", s->sc->name);

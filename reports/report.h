@@ -96,4 +96,16 @@ int charts_exec(const char *gnuplot, const char *dir, const char *expr, const ch
 int charts_render(const char *gnuplot, const char *dir, const char *name, const char *gp,
                   const char *data, const char *png);
 
+/* charts_render's arguments for one chart. */
+struct chart_render {
+    const char *name, *gp, *data, *png;
+};
+
+#define CHARTS_MAX 8
+
+/* charts_render of c[0..n) (n <= CHARTS_MAX) side by side, one gnuplot
+ * each, all started before any is waited for; drawn[k]: chart k's image
+ * was written. */
+void charts_render_all(const char *gnuplot, const char *dir, const struct chart_render *c, int n, bool *drawn);
+
 #endif
