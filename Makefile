@@ -38,11 +38,11 @@ endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP \
+ALL_CFLAGS  = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -MMD -MP -pthread \
               $(WARN) $(CFLAGS) $(SANFLAGS) $(MPIFLAGS) $(PKG_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 # GLPK (the allocation LPs, sched/alloc.c) ships no pkg-config file.
-LIBS        = $(PKG_LIBS) -lglpk -ldl -lm
+LIBS        = $(PKG_LIBS) -lglpk -ldl -lm -pthread
 
 LIB_SRC   := $(wildcard base/*.c models/*.c sched/*.c sched/policies/*.c io/*.c sim/*.c reports/*.c run/*.c study/*.c serve/*.c)
 TOOL_SRC  := $(wildcard tools/*.c)

@@ -3,13 +3,13 @@
 #include "report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/task.h"
 
 const char *const report_chart_names[REPORT_CHARTS] = {"util", "queue", "power", "wait"};
 const char *const chart_titles[REPORT_CHARTS] = {
@@ -180,20 +180,9 @@ static const char *base(const char *path)
 static pid_t spawn(const char *gnuplot, const char *dir, const char *expr, const char *script)
 {
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) { /* gnuplot's warnings (flat data, say) are not ours to print */
-            dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
-        if (chdir(dir) != 0)
-            _exit(127);
-        char *argv[] = {(char *)"gnuplot", (char *)"-e", (char *)expr, (char *)base(script), NULL};
-        execv(gnuplot, argv);
-        _exit(127);
-    }
-    return pid;
+    /* gnuplot's warnings (flat data, say) are not ours to print. */
+    char *argv[] = {(char *)"gnuplot", (char *)"-e", (char *)expr, (char *)base(script), NULL};
+    return fs_spawn_quiet(gnuplot, argv, dir);
 }
 
 /* Wait for the gnuplot spawn started.  RET: 0 when it exited 0 and out is

@@ -6,6 +6,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,7 +19,12 @@
 
 /* --- the output budget ------------------------------------------------------ */
 
-static uint64_t budget = (uint64_t)OUT_DEFAULT_MAX_MB << 20, written;
+/* Files may be written from two threads at once (run/run_dir.c writes
+ * jobs.csv beside the rest): the count is atomic, and the name of the
+ * first refused file is kept under a lock. */
+static uint64_t budget = (uint64_t)OUT_DEFAULT_MAX_MB << 20;
+static _Atomic uint64_t written;
+static pthread_mutex_t over_lock = PTHREAD_MUTEX_INITIALIZER;
 static char over[512]; /* the file whose write was refused for the budget */
 
 void out_set_max_mb(uint64_t mb) { budget = mb << 20; }
@@ -33,20 +40,27 @@ struct sink {
 static ssize_t budget_write(void *cookie, const char *buf, size_t n)
 {
     const struct sink *k = cookie;
-    if (n > budget - written) {
-        if (!over[0])
-            snprintf(over, sizeof over, "%s", k->name);
-        errno = EFBIG;
-        return 0; /* fopencookie: 0 is an error */
-    }
+    /* Take n bytes of the budget first; give back what is not written. */
+    uint64_t had = atomic_load(&written);
+    do {
+        if (n > budget - had) {
+            pthread_mutex_lock(&over_lock);
+            if (!over[0])
+                snprintf(over, sizeof over, "%s", k->name);
+            pthread_mutex_unlock(&over_lock);
+            errno = EFBIG;
+            return 0; /* fopencookie: 0 is an error */
+        }
+    } while (!atomic_compare_exchange_weak(&written, &had, had + n));
     for (size_t done = 0; done < n;) {
         ssize_t w = write(k->fd, buf + done, n - done);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            atomic_fetch_sub(&written, n - done);
             return (ssize_t)done;
+        }
         done += (size_t)w;
-        written += (size_t)w;
     }
     return (ssize_t)n;
 }
@@ -76,11 +90,13 @@ static int stream(struct outfile *o)
 
 int out_budget_error(int code, struct fs_err *err)
 {
-    if (!over[0])
-        return code;
-    return fs_fail(err, FS_ECANTCREAT, "%s: the outputs would pass --max-output-mb %llu; nothing written "
-                   "(raise the limit, or ask for less output)",
-                   over, (unsigned long long)(budget >> 20));
+    pthread_mutex_lock(&over_lock);
+    if (over[0])
+        code = fs_fail(err, FS_ECANTCREAT, "%s: the outputs would pass --max-output-mb %llu; nothing written "
+                       "(raise the limit, or ask for less output)",
+                       over, (unsigned long long)(budget >> 20));
+    pthread_mutex_unlock(&over_lock);
+    return code;
 }
 
 /* The process's umask (read by setting it back at once). */

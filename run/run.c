@@ -48,6 +48,8 @@ int run_scenario(const struct run_spec *spec, struct run_result *r, struct fs_er
         *err = r->s->stop;
         return err->code;
     }
+    if (spec->ended)
+        spec->ended(spec->ended_ctx, r->s);
     run_stats_compute(r->s, r->m, &r->st);
     fleet_cost_compute(r->s, r->m, r->sc->cost.billing, r->sc->cost.commit, &r->cost);
     return 0;

@@ -37,6 +37,11 @@ struct run_spec {
     bool check;                   /* assert the engine's invariants (check.h) */
     /* Called about every 64k events; NULL: none. */
     void (*progress)(void *ctx, fs_time now, fs_time horizon);
+    /* Called once the simulation has run to its end, before the figures
+     * are computed (which only read s): a caller may start writing what
+     * needs only s, beside them.  NULL: none. */
+    void (*ended)(void *ctx, const struct sim *s);
+    void *ended_ctx;
 };
 
 /* Load (unless spec->sc), simulate to the end and compute the figures.

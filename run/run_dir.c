@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "../base/task.h"
 #include "../reports/output.h"
 #include "../reports/report.h"
 #include "../reports/summary.h"
@@ -21,6 +22,34 @@ static void progress_bar(void *ctx, fs_time now, fs_time horizon)
 }
 
 enum { OUT_SUMMARY, OUT_JOBS, OUT_TIMESERIES, OUT_TIMELINE, OUT_COUNT };
+
+/* jobs.csv, the largest file (a million rows), written and made durable
+ * on a thread of its own from the moment the simulation ends, beside the
+ * figures, the other files and the report: on two cores the run ends
+ * sooner. */
+struct jobs_writer {
+    const struct sim *s;
+    struct outfile *o;
+    struct fs_task *task;
+    bool started;
+    struct fs_err err;
+    int rc;
+};
+
+static void write_jobs(void *arg)
+{
+    struct jobs_writer *w = arg;
+    summary_write_jobs(w->o->f, w->s);
+    w->rc = out_close(w->o, &w->err);
+}
+
+static void start_jobs(void *ctx, const struct sim *s)
+{
+    struct jobs_writer *w = ctx;
+    w->s = s;
+    w->started = true;
+    w->task = fs_task_start(write_jobs, w);
+}
 static const char *const out_names[OUT_COUNT] = {"summary.json", "jobs.csv", "timeseries.csv",
                                                  "timeline.json"};
 
@@ -41,25 +70,29 @@ int run_dir(const struct scenario *sc, const char *dir, bool progress, bool quie
     if ((rc = report_open(&rep, &set, err)))
         goto done;
 
+    struct jobs_writer jw = {.o = &out[OUT_JOBS]};
     struct run_spec spec = {.sc = sc, .timeseries = out[OUT_TIMESERIES].f, .timeline = out[OUT_TIMELINE].f,
-                            .check = check, .progress = progress ? progress_bar : NULL};
+                            .check = check, .progress = progress ? progress_bar : NULL,
+                            .ended = start_jobs, .ended_ctx = &jw};
     rc = run_scenario(&spec, &r, err);
     if (progress)
         fprintf(stderr, "\r%60s\r", "");
-    if (rc)
-        goto done;
-    if (r.ck.violations) {
+    if (!rc && r.ck.violations)
         rc = fs_fail(err, FS_EINTERNAL, "%s: --check: %llu invariant violations; the first %s", sc->path,
                      (unsigned long long)r.ck.violations, r.ck.first);
-        goto done;
+    if (!rc)
+        summary_write_json(out[OUT_SUMMARY].f, &r);
+    for (int k = 0; k < OUT_COUNT && !rc; k++)
+        if (k != OUT_JOBS)
+            rc = out_close(&out[k], err);
+    if (!rc)
+        rc = report_write(&rep, r.s, r.m, &r.st, out[OUT_TIMESERIES].tmp, err);
+    fs_task_join(jw.task); /* before anything it writes is discarded */
+    if (!rc && jw.started && jw.rc) {
+        *err = jw.err;
+        rc = jw.rc;
     }
-
-    summary_write_json(out[OUT_SUMMARY].f, &r);
-    summary_write_jobs(out[OUT_JOBS].f, r.s);
-    for (int k = 0; k < OUT_COUNT; k++)
-        if ((rc = out_close(&out[k], err)))
-            goto done;
-    if ((rc = report_write(&rep, r.s, r.m, &r.st, out[OUT_TIMESERIES].tmp, err)))
+    if (rc)
         goto done;
     if ((rc = out_set_commit(&set, err)))
         goto done;
