@@ -208,7 +208,7 @@ void workload_generate(const struct gen_spec *spec, uint64_t seed, struct worklo
      * first event, and nothing is written. */
     for (int64_t i = 1; i <= spec->jobs && !fs_poll((uint64_t)i); i++) {
         t = next_arrival(spec, arrivals, t);
-        struct job j = {.id = i, .submit = t, .ref_type = spec->ref_type};
+        struct job j = {.id = i, .submit = t, .ref_type = (int16_t)spec->ref_type};
         if (nc) {
             const struct gen_class *c = &spec->classes[gsl_ran_discrete(mix, class_d)];
             size_t k = (size_t)(c - spec->classes);

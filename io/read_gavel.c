@@ -83,7 +83,7 @@ static int read_rows(struct rd_lines *in, const struct reader_options *opt,
         if ((rc = parse_row(&r, f, tmp, &j)) < 0)
             break;
         j.id = in->rows - 1;
-        j.ref_type = ref;
+        j.ref_type = (int16_t)ref;
         xgrow(lines, &cap, tmp->n + 1, sizeof **lines);
         (*lines)[tmp->n] = r.line;
         workload_add(tmp, &j);

@@ -172,7 +172,7 @@ static int parse_pod(const struct rd_row *r, char **f, int ncols, int64_t row,
     j->kind = JOB_BATCH;
     j->team = (uint16_t)t;
     j->gpus = (int32_t)gpus;
-    j->milli = gpus == 1 ? (int32_t)milli : 1000;
+    j->milli = gpus == 1 ? (int16_t)milli : 1000;
     j->cpu_milli = (int32_t)cpu;
     j->mem_mib = (int32_t)mem;
     j->work = (double)run * (double)(gpus > 1 ? gpus : 1);
@@ -217,7 +217,7 @@ static int read_pods(struct rd_lines *in, const struct reader_options *opt,
         struct job j = {0};
         if ((rc = parse_pod(&r, f, ncols, in->rows - 1, opt, cat, tmp, &j)) < 0)
             return rc;
-        j.ref_type = ref;
+        j.ref_type = (int16_t)ref;
         xgrow(lines, &cap, tmp->n + 1, sizeof **lines);
         (*lines)[tmp->n] = r.line;
         workload_add(tmp, &j);

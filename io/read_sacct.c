@@ -347,7 +347,7 @@ static int parse_row(const struct rd_row *r, char **f, const struct sacct *sa,
     j->kind = JOB_BATCH;
     j->team = (uint16_t)tm;
     j->gpus = (int32_t)gpus;
-    j->ref_type = t;
+    j->ref_type = (int16_t)t;
     j->allowed = type[0] ? 1ULL << t : 0;
     j->work = (double)run * (double)(gpus > 0 ? gpus : 1);
     j->measured = 1;

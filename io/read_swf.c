@@ -180,7 +180,7 @@ static int read_lines(struct rd_lines *in, const struct reader_options *opt,
             break;
         if (rc == 1)
             continue;
-        j.ref_type = ref;
+        j.ref_type = (int16_t)ref;
         xgrow(lines, &cap, tmp->n + 1, sizeof **lines);
         (*lines)[tmp->n] = r.line;
         workload_add(tmp, &j);

@@ -305,12 +305,12 @@ static int assign_workloads(struct ctx *c)
                            c->sc->catalog_path, job_kind_name((enum job_kind)k));
     for (size_t i = 0; i < c->sc->wl.n; i++) {
         struct job *j = &c->sc->wl.jobs[i];
-        j->workload = by_kind[j->kind];
+        j->workload = (int16_t)by_kind[j->kind];
         j->qos = (uint8_t)c->sc->kinds[j->kind].qos;
         if (!c->job_types)
             continue;
         const char *type = c->sc->wl.teams[j->team];
-        if ((j->workload = perf_workload_find(c->sc->perf, type)) < 0)
+        if ((j->workload = (int16_t)perf_workload_find(c->sc->perf, type)) < 0)
             return fs_fail(c->err, FS_EDATA, "%s: job %lld: job type (team) \"%s\" is not in "
                            "$.workload.job_types", c->sc->workload_source, (long long)j->id, type);
         double per_s = c->sc->perf->w[j->workload].measured[j->ref_type];

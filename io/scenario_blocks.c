@@ -228,7 +228,7 @@ int scenario_load_services(const cJSON *root, const char *file, struct scenario 
             struct job j = {
                 .id = -((int64_t)k * 100000 + r + 1), .submit = -1, .kind = JOB_INFER,
                 .state = JOB_FUTURE, .team = (uint16_t)team, .gpus = gpus, .milli = GPU_MILLI,
-                .allowed = allowed, .ref_type = (int32_t)__builtin_ctzll(allowed), .workload = infer,
+                .allowed = allowed, .ref_type = (int16_t)__builtin_ctzll(allowed), .workload = (int16_t)infer,
                 .work = INFINITY, .qos = sp->priority == SERVICE_LATENCY ? JOB_LATENCY : JOB_STANDARD,
                 .svc = (uint16_t)(k + 1),
             };

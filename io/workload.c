@@ -352,10 +352,9 @@ static int parse_spec(const struct row *r, char **f, struct job_spec *sp)
 static int parse_share(const struct row *r, char **f, struct job *j)
 {
     static const int cols[] = {COL_MILLI, COL_CPU, COL_HOSTMEM};
-    int32_t *out[] = {&j->milli, &j->cpu_milli, &j->mem_mib};
+    int32_t milli = GPU_MILLI, *out[] = {&milli, &j->cpu_milli, &j->mem_mib};
     int64_t v;
     int rc;
-    j->milli = GPU_MILLI;
     for (int k = 0; k < 3; k++) {
         if (!*f[cols[k]])
             continue;
@@ -365,6 +364,7 @@ static int parse_share(const struct row *r, char **f, struct job *j)
             return row_fail(r, cols[k], "out of range: %s", f[cols[k]]);
         *out[k] = (int32_t)v;
     }
+    j->milli = (int16_t)milli; /* 1..1000 */
     return 0;
 }
 
@@ -439,7 +439,7 @@ static int parse_row(const struct row *r, char **by_pos, int nf, struct workload
     j->kind = (uint8_t)kind;
     j->team = (uint16_t)team;
     j->gpus = (int32_t)gpus;
-    j->ref_type = ref;
+    j->ref_type = (int16_t)ref;
     if (sp.params_b > 0)
         j->spec = workload_add_spec(w, &sp);
     return 0;

@@ -76,26 +76,25 @@ struct job {
     };
     fs_time start, end;  /* -1 until known; start is the first start */
     /* Preemption (the engine keeps these): the current run segment began at
-     * seg; ran is the time run in earlier segments; evicted counts them. */
+     * seg; ran is the time run in earlier segments; evicted (below) counts
+     * them. */
     fs_time seg, ran;
-    uint32_t evicted;
-    int32_t type;        /* catalog index, -1 before placement */
     int32_t node;        /* first (or only) node */
     int32_t nnodes;      /* > 1 for a gang of whole nodes */
 
     int32_t gpus;        /* GPUs requested: 0 (CPU only), 1..node size, or
                             whole nodes */
-    int32_t milli;       /* share of each GPU in thousandths: 1000 = whole
-                            GPUs; < 1000 only with gpus == 1 (GPU sharing) */
     int32_t cpu_milli;   /* CPU millicores needed on the node; 0 = any */
     int32_t mem_mib;     /* host memory needed on the node, MiB; 0 = any */
     int32_t qclass;      /* while queued: its placement class (sched.c) */
-    uint32_t qseq;       /* while queued: submissions before it (sched.c) */
-    int32_t ref_type;    /* catalog index the work is stated on */
-    int32_t workload;    /* throughput profile (models/perf), set by the loader */
     uint32_t spec;       /* its model spec: 1 + an index into the workload's
                             specs (io/workload.h); 0 = none */
 
+    int16_t type;        /* catalog index (< GPU_MAX_TYPES), -1 before placement */
+    int16_t ref_type;    /* catalog index the work is stated on */
+    int16_t workload;    /* throughput profile (models/perf), set by the loader */
+    int16_t milli;       /* share of each GPU in thousandths: 1000 = whole
+                            GPUs; < 1000 only with gpus == 1 (GPU sharing) */
     uint16_t team;       /* index into the workload's team names */
     uint16_t svc;        /* 0: a batch job; k: a replica of service k - 1 */
     uint8_t kind;        /* enum job_kind */
@@ -103,6 +102,8 @@ struct job {
     uint8_t qos;         /* enum job_class, from the kind (scenario $.kinds) */
     uint8_t urgent;      /* a replica submitted while its service is short of
                             capacity: it may preempt (sched/preempt.c) */
+    uint8_t evicted;     /* times evicted, saturating at 255 (the engine
+                            asks only whether it was) */
     uint8_t kill_at_limit;
     uint8_t timed_out;
     /* work is a measured run time x GPUs (an SWF or Slurm log): the run

@@ -231,7 +231,7 @@ void place_set_owner(struct sched *s, const struct job *j, struct job *who)
 static void take(struct sched *s, struct job *j, const struct choice *ch)
 {
     int size = s->cl->types[ch->type].max_gpus;
-    j->type = ch->type;
+    j->type = (int16_t)ch->type;
     j->node = ch->node;
     if (j->gpus <= size) {
         j->nnodes = 1;

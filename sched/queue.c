@@ -48,7 +48,6 @@ struct squeue {
     size_t nsleeping, sleeping_cap;
     int32_t *heap;          /* the merge: classes by their job at it */
     size_t nheap, heap_cap;
-    uint32_t seq;           /* submissions so far */
 };
 
 struct squeue *squeue_new(void)
@@ -80,7 +79,7 @@ static bool fifo_less(const struct job *a, const struct job *b)
     return a->submit != b->submit ? a->submit < b->submit : a->id < b->id;
 }
 
-/* The queue order: the policy's, then FIFO, then submission. */
+/* The queue order: the policy's, then FIFO (submit time, then id). */
 static bool before(const struct sched *s, const struct job *a, const struct job *b)
 {
     const struct sched_policy *p = s->policy;
@@ -90,11 +89,7 @@ static bool before(const struct sched *s, const struct job *a, const struct job 
         if (p->queue_less(b, a))
             return false;
     }
-    if (fifo_less(a, b))
-        return true;
-    if (fifo_less(b, a))
-        return false;
-    return a->qseq < b->qseq;
+    return fifo_less(a, b); /* a total order: a workload's ids are distinct */
 }
 
 static struct skey key_of(const struct sched *s, const struct job *j)
@@ -201,7 +196,6 @@ static void compact(struct sclass *c)
 void squeue_add(struct sched *s, struct job *j)
 {
     struct squeue *q = s->q;
-    j->qseq = q->seq++;
     j->qclass = class_of(s, j);
     struct sclass *c = &q->cls[j->qclass];
     if (c->n == c->cap && (c->head > 0 || c->ngaps > 0))

@@ -15,8 +15,9 @@
  *     it, and scans only the awake classes, merged in queue order.
  *
  * Each class keeps its jobs in queue order; the queue order of the whole
- * sched is queue_less, then FIFO, then submission order.  The queue owns
- * its arrays, never the jobs.
+ * sched is queue_less, then FIFO (submit time, then id: a total order, the
+ * ids of a workload being distinct).  The queue owns its arrays, never
+ * the jobs.
  */
 #ifndef FS_SCHED_QUEUE_H
 #define FS_SCHED_QUEUE_H
@@ -26,7 +27,7 @@
 struct squeue *squeue_new(void);
 void squeue_free(struct squeue *q);
 
-/* Queue j in its class (j->qclass, j->qseq set).  A class that was empty
+/* Queue j in its class (j->qclass set).  A class that was empty
  * is awake. */
 void squeue_add(struct sched *s, struct job *j);
 

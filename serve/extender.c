@@ -120,7 +120,7 @@ static void touched(struct extender *x, int32_t id)
 {
     if (!x->s.policy->on_job)
         return;
-    struct job stub = {.node = id, .nnodes = 1, .milli = GPU_MILLI, .type = x->cl->nodes[id].type};
+    struct job stub = {.node = id, .nnodes = 1, .milli = GPU_MILLI, .type = (int16_t)x->cl->nodes[id].type};
     x->s.policy->on_job(x->s.ctx, x->cl, &stub, true);
 }
 
@@ -204,8 +204,8 @@ static void rebuild(struct extender *x)
         if (d->node == (size_t)-1 || x->nodes[d->node].id < 0)
             continue;  /* taken back, or on a node no longer in the view */
         struct job j = {.node = x->nodes[d->node].id, .nnodes = 1, .gpus = d->gpus,
-                        .milli = d->milli, .gpu_mask = d->mask, .cpu_milli = d->cpu,
-                        .mem_mib = d->mem, .type = x->nodes[d->node].type};
+                        .milli = (int16_t)d->milli, .gpu_mask = d->mask, .cpu_milli = d->cpu,
+                        .mem_mib = d->mem, .type = (int16_t)x->nodes[d->node].type};
         x->s.policy->on_job(x->s.ctx, x->cl, &j, true);
     }
     x->st.rebuilds++;
@@ -398,7 +398,7 @@ static size_t decide(struct extender *x, const struct k8s_pod *pod, const struct
         if (id >= 0 && x->nodes[c[k].node].type >= 0)
             x->only[id / 64] |= 1ULL << (id % 64);
     }
-    struct job j = {.id = (int64_t)x->st.pods, .gpus = pod->gpus, .milli = pod->milli,
+    struct job j = {.id = (int64_t)x->st.pods, .gpus = pod->gpus, .milli = (int16_t)pod->milli,
                     .cpu_milli = pod->cpu_milli, .mem_mib = pod->mem_mib,
                     .allowed = pod->allowed, .kind = JOB_BATCH};
     job_reset_placement(&j);

@@ -203,6 +203,11 @@ double sim_remaining(const struct sim *s, size_t i)
     return left > 0 ? left : 0;
 }
 
+double sim_gpu_w(const struct sim *s, size_t i)
+{
+    return progress(s, i)->gpu_w;
+}
+
 /* When job i must end at its hard limit (job.h), or FS_TIME_MAX. */
 static fs_time limit_at(const struct sim *s, size_t i)
 {
@@ -366,7 +371,8 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
     node_draw(s, i, -1); /* before observers recompute the node's power */
     sim_publish(s, SIM_EVICT, j);
     j->ran += s->now - j->seg;
-    j->evicted++;
+    if (j->evicted < UINT8_MAX)
+        j->evicted++;
     sched_evict(&s->sched, j);
     s->nrunning--;
     s->nqueued++;
@@ -457,4 +463,13 @@ void sim_run(struct sim *s)
     svc_end(s);
     elastic_end(s);
     sim_publish(s, SIM_END, NULL);
+    /* Nothing runs any more: the progress records go (the run's peak
+     * memory comes after, when the figures are computed). */
+    free(s->prog);
+    free(s->slot);
+    free(s->free_slots);
+    s->prog = NULL;
+    s->slot = NULL;
+    s->free_slots = NULL;
+    s->nprog = s->prog_cap = s->nfree = 0;
 }

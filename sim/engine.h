@@ -175,4 +175,8 @@ void sim_stop(struct sim *s, size_t i);
 /* Reference GPU-seconds job i still needs, settled to s->now. */
 double sim_remaining(const struct sim *s, size_t i);
 
+/* Watts each GPU of running job i draws (its work on its placement, under
+ * any power cap). */
+double sim_gpu_w(const struct sim *s, size_t i);
+
 #endif

@@ -169,6 +169,15 @@ static void test_deterministic(void)
     scenario_free(b);
 }
 
+/* Records the per-GPU watts of jobs 0 and 1 as they start. */
+static void record_watts(void *ctx, struct sim *s, enum sim_note note, const struct job *j)
+{
+    double *w = ctx;
+    size_t i = (size_t)(j ? j - s->jobs : 0);
+    if (note == SIM_START && i < 2)
+        w[i] = sim_gpu_w(s, i);
+}
+
 /* Energy conservation on a hand-checkable run: one A100 node, a 2-GPU
  * training job from 0 to T and a 1-GPU inference job from 100 s to T2.
  * GPU joules must equal idle power on every GPU for the window plus each
@@ -180,13 +189,15 @@ static void test_energy_conservation(void)
     snprintf(csv, sizeof csv, "%s1,0,train,a,2,0,,2000,a100-sxm-80\n"
                               "2,100,infer,a,1,0,,500,a100-sxm-80\n", header);
     struct scenario *sc = load_one_node(csv);
-    struct run_result r;
-    tu_run_loaded(&r, sc, false);
-    struct sim *s = r.s;
-    const struct metrics *m = r.m;
+    struct sim *s = sim_new(sc);
+    struct metrics *m = metrics_new(s, NULL);
+    double w[2] = {0, 0};
+    sim_observe(s, metrics_observer(m));
+    sim_observe(s, (struct sim_observer){.ctx = w, .notify = record_watts});
+    sim_run(s);
     const struct gpu_type *t = &sc->cat->types[s->cl->nodes[0].type];
     const struct job *a = &s->jobs[0], *b = &s->jobs[1];
-    double wa = s->prog[0].gpu_w, wb = s->prog[1].gpu_w, end = fs_to_seconds(s->end);
+    double wa = w[0], wb = w[1], end = fs_to_seconds(s->end);
     CU_ASSERT(wa > t->idle_w && wa <= t->tdp_w && wb > t->idle_w && wb <= t->tdp_w);
     double ra = fs_to_seconds(a->end - a->start), rb = fs_to_seconds(b->end - b->start);
     double want = 8 * t->idle_w * end + 2 * (wa - t->idle_w) * ra + (wb - t->idle_w) * rb;
@@ -208,7 +219,8 @@ static void test_energy_conservation(void)
     }
     CU_ASSERT_DOUBLE_EQUAL(m->en.dc_j, dc, 1e-9 * dc);
     CU_ASSERT(m->en.wall_j > m->en.dc_j); /* PSUs lose some */
-    run_result_free(&r);
+    metrics_free(m);
+    sim_free(s);
     scenario_free(sc);
 }
 
@@ -227,9 +239,11 @@ static void test_power_cap(void)
                  capped ? ", \"power_cap_w\": 250" : "", trace);
         struct scenario *sc = load(text);
         struct sim *s = sim_new(sc);
+        double w[2] = {0, 0};
+        sim_observe(s, (struct sim_observer){.ctx = w, .notify = record_watts});
         sim_run(s);
         ends[capped] = s->jobs[0].end;
-        watts[capped] = s->prog[0].gpu_w;
+        watts[capped] = w[0];
         if (capped) {
             double speed = power_cap_speed(sc->power, 250, watts[0]);
             CU_ASSERT(speed > 0.3 && speed < 1);

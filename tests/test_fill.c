@@ -33,8 +33,8 @@ static int teardown(void)
 /* A pod: gpus GPUs of milli each (gpus 0: CPU only), cpu millicores. */
 static struct job pod(int64_t id, int gpus, int milli, int cpu)
 {
-    struct job j = {.id = id, .gpus = gpus, .milli = gpus ? milli : GPU_MILLI,
-                    .cpu_milli = cpu, .mem_mib = 1024, .ref_type = G2, .work = 1};
+    struct job j = {.id = id, .gpus = gpus, .milli = (int16_t)(gpus ? milli : GPU_MILLI),
+                    .cpu_milli = cpu, .mem_mib = 1024, .ref_type = (int16_t)G2, .work = 1};
     job_reset_placement(&j);
     return j;
 }

@@ -112,8 +112,8 @@ static struct cost_prices *prices_for(const int *gpus, const double *usd, int n)
 
 static struct job mk(int64_t id, int gpus, int workload, int ref)
 {
-    struct job j = {.id = id, .submit = id, .gpus = gpus, .milli = GPU_MILLI, .ref_type = ref,
-                    .workload = workload, .work = 100};
+    struct job j = {.id = id, .submit = id, .gpus = gpus, .milli = GPU_MILLI, .ref_type = (int16_t)ref,
+                    .workload = (int16_t)workload, .work = 100};
     job_reset_placement(&j);
     return j;
 }

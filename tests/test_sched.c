@@ -28,7 +28,7 @@ static int teardown(void)
 
 static struct job mk(int64_t id, int gpus)
 {
-    struct job j = {.id = id, .submit = id, .gpus = gpus, .milli = GPU_MILLI, .ref_type = A100, .work = 100};
+    struct job j = {.id = id, .submit = id, .gpus = gpus, .milli = GPU_MILLI, .ref_type = (int16_t)A100, .work = 100};
     j.gang = NULL;
     job_reset_placement(&j);
     return j;
@@ -262,7 +262,7 @@ static struct job random_job(uint64_t *st, int64_t id, bool cpu)
     struct job j = mk(id, 1 << (x % 4));
     if ((x >> 4) % 4 == 0) {
         j.gpus = 1;
-        j.milli = 100 * (1 + (int)((x >> 8) % 9));
+        j.milli = (int16_t)(100 * (1 + (int)((x >> 8) % 9)));
     }
     j.cpu_milli = cpu ? 1000 * (int32_t)((x >> 16) % 16) : 0;
     return j;

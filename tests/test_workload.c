@@ -94,7 +94,7 @@ static void test_write_errors(void)
     f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_EQUAL(workload_write_native(f, &w, &wl_cat), 0);
-    w.jobs[0].ref_type = wl_cat.n; /* not a catalog type: nothing sensible to write */
+    w.jobs[0].ref_type = (int16_t)wl_cat.n; /* not a catalog type: nothing sensible to write */
     CU_ASSERT_EQUAL(workload_write_native(f, &w, &wl_cat), FS_EINTERNAL);
     fclose(f);
     unlink(path);
