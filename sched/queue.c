@@ -136,6 +136,10 @@ static int32_t class_of(struct sched *s, const struct job *j)
 {
     struct squeue *q = s->q;
     struct skey k = key_of(s, j);
+    /* A job queued again (an eviction) is most often of the class it was
+     * in: one class per key, so a key that matches is the answer. */
+    if (j->qclass >= 0 && (size_t)j->qclass < q->ncls && memcmp(&q->cls[j->qclass].key, &k, sizeof k) == 0)
+        return j->qclass;
     int32_t *slot = find_slot(q, &k);
     if (*slot)
         return *slot - 1;

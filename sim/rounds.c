@@ -21,7 +21,9 @@ struct round_run {
     bool need_alloc;
     unsigned long rounds;
     uint64_t rng;                    /* type shuffles (agnostic policies) */
-    size_t *active, nactive, cap;    /* arrived, not finished: arrival order */
+    /* Arrived and not finished, in arrival order; the nfinished that
+     * finished since the last round are dropped when the next begins. */
+    size_t *active, nactive, cap, nfinished;
     /* Per job index, per slot (row-major). */
     double *thr, *alloc, *time, *deficit, *prio;
     bool *allocated;                 /* per job: in the current allocation */
@@ -137,27 +139,13 @@ void rounds_finished(struct sim *s, size_t i)
 {
     struct round_run *r = s->rounds;
     r->worker_time[r->slot[s->jobs[i].type]] += fs_to_seconds(s->now - r->start);
-    /* active is in arrival order, which is index order for batch jobs:
-     * bisect, and look for i when that misses (a service replica). */
-    size_t k = 0, hi = r->nactive;
-    while (k < hi) {
-        size_t mid = k + (hi - k) / 2;
-        if (r->active[mid] < i)
-            k = mid + 1;
-        else
-            hi = mid;
-    }
-    if (k == r->nactive || r->active[k] != i)
-        for (k = 0; r->active[k] != i; k++)
-            ;
-    memmove(&r->active[k], &r->active[k + 1], (r->nactive - k - 1) * sizeof *r->active);
-    r->nactive--;
+    r->nfinished++; /* it stays in active, done, until the next round */
     r->need_alloc = true;
     /* The round ends when its last job does. */
     if (s->nrunning == 0 && r->next) {
         evq_cancel(&s->q, r->next);
         r->next = 0;
-        if (r->nactive)
+        if (r->nactive > r->nfinished)
             schedule_round(s, s->now);
     }
 }
@@ -303,15 +291,27 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
     for (int o = 0; o < nt; o++) {
         int k = order[o];
         /* The candidates: not chosen for an earlier type, able to run on
-         * this one, and under FIFO with a share of it. */
-        size_t n = 0;
+         * this one, and under FIFO with a share of it.  Those with a
+         * priority come first (priorities are >= 0, the order puts the
+         * highest first): they are sorted and taken before the rest, which
+         * is sorted only when the type still has room after them. */
+        size_t n = 0, top = 0;
         for (size_t a = 0; a < r->nactive; a++) {
             size_t c = r->active[a] * nt + k;
-            if (r->chosen[r->active[a]] < 0 && r->thr[c] > 0 && (!fifo(r) || r->prio[c] > 0))
-                e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[r->active[a]] ? r->alloc[c] : 0, a};
+            if (r->chosen[r->active[a]] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
+                continue;
+            e[n] = (struct entry){r->prio[c], r->deficit[c], r->allocated[r->active[a]] ? r->alloc[c] : 0, a};
+            if (e[n].prio > 0) {
+                struct entry x = e[top];
+                e[top++] = e[n];
+                e[n] = x;
+            }
+            n++;
         }
-        sort_entries(e, tmp, n);
+        sort_entries(e, tmp, top);
         for (size_t a = 0; a < n && left[k] > 0; a++) {
+            if (a == top)
+                sort_entries(e + top, tmp, n - top);
             size_t i = r->active[e[a].pos];
             if (s->jobs[i].gpus > left[k])
                 continue;
@@ -350,6 +350,14 @@ static void apply(struct sim *s, struct entry *e, struct entry *tmp)
 static void run_round(struct sim *s)
 {
     struct round_run *r = s->rounds;
+    if (r->nfinished) { /* drop the jobs done since the last round */
+        size_t n = 0;
+        for (size_t a = 0; a < r->nactive; a++)
+            if (s->jobs[r->active[a]].state != JOB_DONE)
+                r->active[n++] = r->active[a];
+        r->nactive = n;
+        r->nfinished = 0;
+    }
     /* Count the round that ends now for the jobs still running. */
     for (size_t a = 0; a < r->nactive; a++) {
         const struct job *j = &s->jobs[r->active[a]];
