@@ -194,6 +194,13 @@ int fs_seconds_str(char *buf, fs_time t)
     return put_digits(buf, t < 0, p, end);
 }
 
+char *fs_put(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
 int fs_int_str(char *buf, long long v)
 {
     char tmp[FS_INT_LEN], *end = tmp + sizeof tmp;

@@ -39,6 +39,9 @@ int fs_seconds_str(char *buf, fs_time t);
  * length written, without the terminating NUL. */
 #define FS_INT_LEN 21
 int fs_int_str(char *buf, long long v);
+/* Copy s (without its NUL) to p, for a writer that builds a line in
+ * memory.  RET: the end of what was copied. */
+char *fs_put(char *p, const char *s);
 /* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
 int fs_seconds_ok(double s);
 /* Sort x[0..n) ascending in place (no NaN): the result gsl_sort gives, in

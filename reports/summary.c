@@ -354,13 +354,6 @@ static void free_fields(char **f, size_t n)
     free(f);
 }
 
-static char *put(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
 /* ",v" without printf. */
 static char *put_int(char *p, long long v)
 {
@@ -396,17 +389,17 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         const struct job *j = &s->jobs[i];
         char *p = line + fs_int_str(line, j->id);
         *p++ = ',';
-        p = put(p, job_kind_name(j->kind));
+        p = fs_put(p, job_kind_name(j->kind));
         *p++ = ',';
-        p = put(p, team[j->team]);
+        p = fs_put(p, team[j->team]);
         p = put_int(p, j->gpus);
         *p++ = ',';
         if (j->type >= 0) {
-            p = put(p, type[j->type]);
+            p = fs_put(p, type[j->type]);
             p = put_int(p, j->nnodes);
             p = put_int(p, j->node);
         } else {
-            p = put(p, ",,");
+            p = fs_put(p, ",,");
         }
         p = put_time(p, j->submit);
         p = put_time(p, j->start);
@@ -415,12 +408,12 @@ void summary_write_jobs(FILE *f, const struct sim *s)
         p = put_time(p, j->end >= 0 ? job_ran(j, j->end) : -1); /* all segments */
         p = put_time(p, j->end >= 0 ? j->end - j->submit : -1);
         *p++ = ',';
-        p = put(p, j->timed_out ? "timed_out" : state_names[j->state]);
+        p = fs_put(p, j->timed_out ? "timed_out" : state_names[j->state]);
         *p++ = ',';
         const struct job_spec *sp = workload_spec(&sc->wl, j);
-        p = put(p, sp && sp->model ? model[sp->model - 1] : "");
+        p = fs_put(p, sp && sp->model ? model[sp->model - 1] : "");
         *p++ = ',';
-        p = put(p, sp ? llm_precision_names[sp->precision ? sp->precision - 1 : LLM_BF16] : "");
+        p = fs_put(p, sp ? llm_precision_names[sp->precision ? sp->precision - 1 : LLM_BF16] : "");
         double gb = j->gpu_mem_gb;
         if (gb >= 0 && gb < 1e6 && gb == floor(gb) && !signbit(gb)) /* what %.6g prints of it */
             p = put_int(p, (long long)gb);

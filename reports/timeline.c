@@ -84,14 +84,8 @@ static void put_fixed(FILE *f, int64_t q, int digits)
 }
 
 /* Start the next element of traceEvents. */
-/* Append s, or v in decimal, at p.  RET: the end of what was appended. */
-static char *cat(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
+/* Append v in decimal at p (fs_put appends a string).  RET: the end of
+ * what was appended. */
 static char *num(char *p, long long v)
 {
     return p + fs_int_str(p, v);
@@ -202,30 +196,30 @@ static void slice(struct timeline *t, const struct job *j, int32_t n, int i, int
     /* The bytes of one fprintf, built without printf: a million-job
      * timeline writes this line for every GPU of every job. */
     char line[320], *p = line;
-    p = cat(p, "{\"ph\":\"X\",\"pid\":");
+    p = fs_put(p, "{\"ph\":\"X\",\"pid\":");
     p = num(p, n + 1);
-    p = cat(p, ",\"tid\":");
+    p = fs_put(p, ",\"tid\":");
     p = num(p, tid_of(t, slot, lane));
-    p = cat(p, ",\"ts\":");
+    p = fs_put(p, ",\"ts\":");
     p = num(p, j->seg);
-    p = cat(p, ",\"dur\":");
+    p = fs_put(p, ",\"dur\":");
     p = num(p, end - j->seg);
-    p = cat(p, ",\"name\":\"job ");
+    p = fs_put(p, ",\"name\":\"job ");
     p = num(p, j->id);
-    p = cat(p, "\",\"cat\":\"");
-    p = cat(p, kind);
-    p = cat(p, "\",\"args\":{\"job\":");
+    p = fs_put(p, "\",\"cat\":\"");
+    p = fs_put(p, kind);
+    p = fs_put(p, "\",\"args\":{\"job\":");
     p = num(p, j->id);
-    p = cat(p, ",\"team\":");
+    p = fs_put(p, ",\"team\":");
     fwrite(line, 1, (size_t)(p - line), t->f);
     put_string(t->f, s->sc->wl.teams[j->team]);
-    p = cat(line, ",\"kind\":\"");
-    p = cat(p, kind);
-    p = cat(p, "\",\"gpus\":");
+    p = fs_put(line, ",\"kind\":\"");
+    p = fs_put(p, kind);
+    p = fs_put(p, "\",\"gpus\":");
     p = num(p, j->gpus);
-    p = cat(p, ",\"milli\":");
+    p = fs_put(p, ",\"milli\":");
     p = num(p, j->milli);
-    p = cat(p, end == j->end ? "}}" : t->evicting ? ",\"evicted\":true}}" : ",\"unfinished\":true}}");
+    p = fs_put(p, end == j->end ? "}}" : t->evicting ? ",\"evicted\":true}}" : ",\"unfinished\":true}}");
     fwrite(line, 1, (size_t)(p - line), t->f);
 }
 

@@ -106,6 +106,18 @@ static void take_progress(struct sim *s, size_t i)
     s->slot[i] = (int32_t)s->nprog++;
 }
 
+/* Free every progress record and the slot map. */
+static void drop_progress(struct sim *s)
+{
+    free(s->prog);
+    free(s->slot);
+    free(s->free_slots);
+    s->prog = NULL;
+    s->slot = NULL;
+    s->free_slots = NULL;
+    s->nprog = s->prog_cap = s->nfree = 0;
+}
+
 /* Job i's GPUs start (sign +1) or stop (-1) drawing its watts. */
 static void node_draw(struct sim *s, size_t i, int sign)
 {
@@ -166,9 +178,7 @@ void sim_free(struct sim *s)
     evq_free(&s->q);
     sched_fini(&s->sched);
     cluster_free(s->cl);
-    free(s->prog);
-    free(s->slot);
-    free(s->free_slots);
+    drop_progress(s);
     free(s->node_power);
     free(s->busy);
     free(s->busy_w);
@@ -465,11 +475,5 @@ void sim_run(struct sim *s)
     sim_publish(s, SIM_END, NULL);
     /* Nothing runs any more: the progress records go (the run's peak
      * memory comes after, when the figures are computed). */
-    free(s->prog);
-    free(s->slot);
-    free(s->free_slots);
-    s->prog = NULL;
-    s->slot = NULL;
-    s->free_slots = NULL;
-    s->nprog = s->prog_cap = s->nfree = 0;
+    drop_progress(s);
 }
