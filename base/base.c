@@ -194,18 +194,18 @@ int fs_seconds_str(char *buf, fs_time t)
     return put_digits(buf, t < 0, p, end);
 }
 
-char *fs_put(char *p, const char *s)
-{
-    size_t n = strlen(s);
-    memcpy(p, s, n);
-    return p + n;
-}
-
 int fs_int_str(char *buf, long long v)
 {
-    char tmp[FS_INT_LEN], *end = tmp + sizeof tmp;
     unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v; /* LLONG_MIN too */
-    return put_digits(buf, v < 0, digits_back(end, u, 1), end);
+    int n = v < 0, digits = 1;
+    for (unsigned long long ten = 10; digits < 20 && u >= ten; ten *= 10)
+        digits++;
+    if (n)
+        buf[0] = '-';
+    n += digits;
+    digits_back(buf + n, u, 1); /* straight into buf: no copy */
+    buf[n] = '\0';
+    return n;
 }
 
 /* Case-insensitive: "H100-SXM" is one edit from nothing. */

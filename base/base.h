@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Simulated time: integer microseconds since the scenario's start. */
 typedef int64_t fs_time;
@@ -40,8 +41,14 @@ int fs_seconds_str(char *buf, fs_time t);
 #define FS_INT_LEN 21
 int fs_int_str(char *buf, long long v);
 /* Copy s (without its NUL) to p, for a writer that builds a line in
- * memory.  RET: the end of what was copied. */
-char *fs_put(char *p, const char *s);
+ * memory.  RET: the end of what was copied.  Inline: a literal's length
+ * and copy are then known when compiled. */
+static inline char *fs_put(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
 /* True when s is finite, >= 0 and small enough to convert (< ~290,000 years). */
 int fs_seconds_ok(double s);
 /* Sort x[0..n) ascending in place (no NaN): the result gsl_sort gives, in

@@ -47,26 +47,39 @@ struct timeline {
     size_t npsu;
     struct counter ctr[CTR_COUNT];
     bool first;              /* nothing written into traceEvents yet */
+    char *line;              /* a job's complete events, built at line + HEAD */
+    size_t line_cap;
 };
 
-/* A JSON string: quote, backslash and control characters escaped. */
+/* Room before the part of a complete event that all of a job's GPUs share,
+ * for the part that differs (slice). */
+enum { HEAD = 64 };
+
+/* s as a JSON string at p (room for 6 * strlen(s) + 2): quote, backslash
+ * and control characters escaped.  RET: the end of what was written. */
+static char *str_json(char *p, const char *s)
+{
+    *p++ = '"';
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            *p++ = '\\';
+            *p++ = (char)c;
+        } else if (c < 0x20) {
+            p += sprintf(p, "\\u%04x", c);
+        } else {
+            *p++ = (char)c;
+        }
+    }
+    *p++ = '"';
+    return p;
+}
+
 static void put_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    size_t plain = 0; /* the common case: nothing to escape */
-    while (s[plain] && s[plain] != '"' && s[plain] != '\\' && (unsigned char)s[plain] >= 0x20)
-        plain++;
-    fwrite(s, 1, plain, f);
-    for (s += plain; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    char *buf = xmalloc(6 * strlen(s) + 2);
+    fwrite(buf, 1, (size_t)(str_json(buf, s) - buf), f);
+    free(buf);
 }
 
 /* q / 10^digits with exactly that many decimals. */
@@ -175,8 +188,9 @@ static void name_lanes(struct timeline *t, int32_t n, int64_t slot, int i, int32
     }
 }
 
-/* One complete event for job j on node n's GPU i (CPU when i < 0). */
-static void slice(struct timeline *t, const struct job *j, int32_t n, int i, int32_t lane, fs_time end)
+/* One complete event on node n's GPU i (CPU when i < 0), ending with the
+ * tail job_slices built. */
+static void slice(struct timeline *t, int32_t n, int i, int32_t lane, size_t tail)
 {
     const struct sim *s = t->s;
     const struct node *nd = &s->cl->nodes[n];
@@ -191,15 +205,26 @@ static void slice(struct timeline *t, const struct job *j, int32_t n, int i, int
                 n + 1, n, s->sc->cat->types[nd->type].name);
     }
     name_lanes(t, n, slot, i, lane);
-    const char *kind = job_kind_name((enum job_kind)j->kind);
-    sep(t);
-    /* The bytes of one fprintf, built without printf: a million-job
-     * timeline writes this line for every GPU of every job. */
-    char line[320], *p = line;
+    char head[HEAD], *p = fs_put(head, t->first ? "\n" : ",\n");
+    t->first = false;
     p = fs_put(p, "{\"ph\":\"X\",\"pid\":");
     p = num(p, n + 1);
     p = fs_put(p, ",\"tid\":");
     p = num(p, tid_of(t, slot, lane));
+    size_t h = (size_t)(p - head);
+    memcpy(t->line + HEAD - h, head, h);
+    fwrite(t->line + HEAD - h, 1, h + tail, t->f);
+}
+
+/* Every complete event of job j, run from its start to end: one per GPU
+ * (a million-job timeline writes a line for every GPU of every job), all
+ * the same after their thread id, which is built once, without printf. */
+static void job_slices(struct timeline *t, const struct job *j, fs_time end)
+{
+    const struct cluster *cl = t->s->cl;
+    const char *kind = job_kind_name((enum job_kind)j->kind), *team = t->s->sc->wl.teams[j->team];
+    xgrow(&t->line, &t->line_cap, HEAD + 320 + 2 * strlen(kind) + 6 * strlen(team), 1);
+    char *p = t->line + HEAD;
     p = fs_put(p, ",\"ts\":");
     p = num(p, j->seg);
     p = fs_put(p, ",\"dur\":");
@@ -211,32 +236,25 @@ static void slice(struct timeline *t, const struct job *j, int32_t n, int i, int
     p = fs_put(p, "\",\"args\":{\"job\":");
     p = num(p, j->id);
     p = fs_put(p, ",\"team\":");
-    fwrite(line, 1, (size_t)(p - line), t->f);
-    put_string(t->f, s->sc->wl.teams[j->team]);
-    p = fs_put(line, ",\"kind\":\"");
+    p = str_json(p, team);
+    p = fs_put(p, ",\"kind\":\"");
     p = fs_put(p, kind);
     p = fs_put(p, "\",\"gpus\":");
     p = num(p, j->gpus);
     p = fs_put(p, ",\"milli\":");
     p = num(p, j->milli);
     p = fs_put(p, end == j->end ? "}}" : t->evicting ? ",\"evicted\":true}}" : ",\"unfinished\":true}}");
-    fwrite(line, 1, (size_t)(p - line), t->f);
-}
-
-/* Every complete event of job j, run from its start to end. */
-static void job_slices(struct timeline *t, const struct job *j, fs_time end)
-{
-    const struct cluster *cl = t->s->cl;
+    size_t tail = (size_t)(p - (t->line + HEAD));
     int32_t lane = t->lane[j - t->s->jobs];
     if (j->nnodes > 1) {
         for (int32_t k = 0; k < j->nnodes; k++)
             for (int i = 0; i < cl->nodes[j->gang[k]].gpus; i++)
-                slice(t, j, j->gang[k], i, 0, end);
+                slice(t, j->gang[k], i, 0, tail);
     } else if (j->gpus == 0) {
-        slice(t, j, j->node, -1, lane, end);
+        slice(t, j->node, -1, lane, tail);
     } else {
         for (uint64_t m = j->gpu_mask; m; m &= m - 1)
-            slice(t, j, j->node, __builtin_ctzll(m), lane, end);
+            slice(t, j->node, __builtin_ctzll(m), lane, tail);
     }
 }
 
@@ -415,6 +433,7 @@ void timeline_free(struct timeline *t)
     free(t->node_named);
     free(t->lane);
     free(t->psu);
+    free(t->line);
     free(t);
 }
 

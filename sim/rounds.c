@@ -21,13 +21,17 @@ struct round_run {
     bool need_alloc;
     unsigned long rounds;
     uint64_t rng;                    /* type shuffles (agnostic policies) */
-    /* Arrived and not finished, in arrival order; the nfinished that
-     * finished since the last round are dropped when the next begins. */
-    size_t *active, nactive, cap, nfinished;
-    /* Per job index, per slot (row-major). */
-    double *thr, *alloc, *time, *deficit, *prio;
-    bool *allocated;                 /* per job: in the current allocation */
-    int32_t *chosen;                 /* per job: slot this round, -1 none */
+    /* The members: jobs that arrived and have not finished, in arrival
+     * order, each with its state at the same place in the arrays below (a
+     * round reads them in order, not scattered over every job that ever
+     * came).  The nfinished that finished since the last round are dropped
+     * when the next begins. */
+    size_t nactive, cap, nfinished;
+    size_t *active;                  /* the job */
+    int32_t *need;                   /* its GPUs */
+    int32_t *chosen;                 /* slot this round, -1 none */
+    bool *allocated;                 /* in the current allocation */
+    double *thr, *alloc, *time, *deficit, *prio; /* per slot (row-major) */
     double worker_time[GPU_MAX_TYPES];
 };
 
@@ -82,20 +86,6 @@ void rounds_init(struct sim *s)
             r->gpus[r->nt++] = (int32_t)s->cl->types[t].gpus;
         }
     order_types(r, s->cl->cat);
-    size_t cells = (s->njobs ? s->njobs : 1) * (size_t)r->nt;
-    r->thr = xcalloc(cells, sizeof *r->thr);
-    r->alloc = xcalloc(cells, sizeof *r->alloc);
-    r->time = xcalloc(cells, sizeof *r->time);
-    r->deficit = xcalloc(cells, sizeof *r->deficit);
-    r->prio = xcalloc(cells, sizeof *r->prio);
-    r->allocated = xcalloc(s->njobs + 1, sizeof *r->allocated);
-    r->chosen = xcalloc(s->njobs + 1, sizeof *r->chosen);
-    for (size_t i = 0; i < s->njobs; i++) {
-        const struct job *j = &s->jobs[i];
-        for (int k = 0; k < r->nt; k++)
-            if (sched_fits_type(s->cl, j, r->type[k]))
-                r->thr[i * r->nt + k] = perf_relative(sc->perf, j->workload, r->type[k], j->ref_type);
-    }
     s->rounds = r;
 }
 
@@ -105,6 +95,7 @@ void rounds_free(struct sim *s)
     if (!r)
         return;
     free(r->active);
+    free(r->need);
     free(r->thr);
     free(r->alloc);
     free(r->time);
@@ -123,13 +114,57 @@ static void schedule_round(struct sim *s, fs_time at)
     r->next = evq_push(&s->q, at, EV_ROUND, 0);
 }
 
+/* Room for n members. */
+static void reserve(struct round_run *r, size_t n)
+{
+    if (n <= r->cap)
+        return;
+    size_t cap = r->cap ? 2 * r->cap : 64, cells = cap * (size_t)(r->nt ? r->nt : 1);
+    r->active = xrealloc(r->active, cap * sizeof *r->active);
+    r->need = xrealloc(r->need, cap * sizeof *r->need);
+    r->chosen = xrealloc(r->chosen, cap * sizeof *r->chosen);
+    r->allocated = xrealloc(r->allocated, cap * sizeof *r->allocated);
+    r->thr = xrealloc(r->thr, cells * sizeof *r->thr);
+    r->alloc = xrealloc(r->alloc, cells * sizeof *r->alloc);
+    r->time = xrealloc(r->time, cells * sizeof *r->time);
+    r->deficit = xrealloc(r->deficit, cells * sizeof *r->deficit);
+    r->prio = xrealloc(r->prio, cells * sizeof *r->prio);
+    r->cap = cap;
+}
+
+/* Member a takes the place of member b (a > b). */
+static void move_member(struct round_run *r, size_t b, size_t a)
+{
+    size_t nt = (size_t)r->nt;
+    r->active[b] = r->active[a];
+    r->need[b] = r->need[a];
+    r->chosen[b] = r->chosen[a];
+    r->allocated[b] = r->allocated[a];
+    memcpy(&r->thr[b * nt], &r->thr[a * nt], nt * sizeof *r->thr);
+    memcpy(&r->alloc[b * nt], &r->alloc[a * nt], nt * sizeof *r->alloc);
+    memcpy(&r->time[b * nt], &r->time[a * nt], nt * sizeof *r->time);
+    memcpy(&r->deficit[b * nt], &r->deficit[a * nt], nt * sizeof *r->deficit);
+    memcpy(&r->prio[b * nt], &r->prio[a * nt], nt * sizeof *r->prio);
+}
+
 void rounds_arrived(struct sim *s, size_t i)
 {
     struct round_run *r = s->rounds;
-    xgrow(&r->active, &r->cap, r->nactive + 1, sizeof *r->active);
-    r->active[r->nactive++] = i;
-    for (int k = 0; k < r->nt; k++)
-        r->time[i * r->nt + k] = fs_to_seconds(r->len) / 2;
+    const struct job *j = &s->jobs[i];
+    reserve(r, r->nactive + 1);
+    size_t a = r->nactive++;
+    r->active[a] = i;
+    r->need[a] = j->gpus;
+    r->chosen[a] = -1;
+    r->allocated[a] = false;
+    for (int k = 0; k < r->nt; k++) {
+        size_t c = a * r->nt + k;
+        r->thr[c] = sched_fits_type(s->cl, j, r->type[k])
+                        ? perf_relative(s->sc->perf, j->workload, r->type[k], j->ref_type)
+                        : 0;
+        r->alloc[c] = r->deficit[c] = r->prio[c] = 0;
+        r->time[c] = fs_to_seconds(r->len) / 2;
+    }
     r->need_alloc = true;
     if (!r->next) /* an idle cluster starts a round now */
         schedule_round(s, s->now);
@@ -173,8 +208,8 @@ static void reallocate(struct sim *s)
     for (int k = 0; k < nt; k++) {
         r->worker_time[k] = 0;
         for (size_t a = 0; a < r->nactive; a++) {
-            size_t c = r->active[a] * nt + k;
-            double should = r->allocated[r->active[a]] ? r->alloc[c] * elapsed : 0;
+            size_t c = a * nt + k;
+            double should = r->allocated[a] ? r->alloc[c] * elapsed : 0;
             r->deficit[c] += should - (r->time[c] - half);
             r->time[c] = half;
             r->worker_time[k] += half;
@@ -182,36 +217,27 @@ static void reallocate(struct sim *s)
     }
     r->last_reset = s->now;
     size_t m = r->nactive;
-    double *thr = xmalloc((m ? m : 1) * nt * sizeof *thr), *x = xmalloc((m ? m : 1) * nt * sizeof *x);
-    int32_t *scale = xmalloc((m ? m : 1) * sizeof *scale), *sticky = xmalloc((m ? m : 1) * sizeof *sticky);
+    int32_t *sticky = xmalloc((m ? m : 1) * sizeof *sticky);
     for (size_t a = 0; a < m; a++) {
-        size_t i = r->active[a];
-        memcpy(&thr[a * nt], &r->thr[i * nt], nt * sizeof *thr);
-        scale[a] = s->jobs[i].gpus;
         sticky[a] = -1;
-        for (int k = 0; r->allocated[i] && k < nt; k++)
-            if (r->alloc[i * nt + k] > 0)
+        for (int k = 0; r->allocated[a] && k < nt; k++)
+            if (r->alloc[a * nt + k] > 0)
                 sticky[a] = k;
     }
-    struct alloc_problem p = {.njobs = (int32_t)m, .ntypes = nt, .thr = thr, .scale = scale, .gpus = r->gpus,
-                              .vertex = s->sc->lp_vertex};
+    struct alloc_problem p = {.njobs = (int32_t)m, .ntypes = nt, .thr = r->thr, .scale = r->need,
+                              .gpus = r->gpus, .vertex = s->sc->lp_vertex};
     if (fifo(r)) {
         /* Agnostic FIFO takes a random type with room, as Gavel's does. */
         int32_t order[GPU_MAX_TYPES];
         shuffled(r, order);
-        alloc_fifo(&p, order, aware(r), aware(r) ? NULL : sticky, x);
-    } else if (alloc_max_min(&p, aware(r) ? ALLOC_GAVEL_LAS : ALLOC_LAS, x, NULL)) {
+        alloc_fifo(&p, order, aware(r), aware(r) ? NULL : sticky, r->alloc);
+    } else if (alloc_max_min(&p, aware(r) ? ALLOC_GAVEL_LAS : ALLOC_LAS, r->alloc, NULL)) {
         fprintf(stderr, "fleetsim: internal error: GLPK failed on the allocation LP of %zu jobs at %.0f s\n",
                 m, fs_to_seconds(s->now));
         abort();
     }
-    for (size_t a = 0; a < m; a++) {
-        memcpy(&r->alloc[r->active[a] * nt], &x[a * nt], nt * sizeof *x);
-        r->allocated[r->active[a]] = true;
-    }
-    free(thr);
-    free(x);
-    free(scale);
+    for (size_t a = 0; a < m; a++)
+        r->allocated[a] = true;
     free(sticky);
     r->need_alloc = false;
 }
@@ -219,11 +245,10 @@ static void reallocate(struct sim *s)
 static void update_priorities(struct round_run *r)
 {
     for (size_t a = 0; a < r->nactive; a++) {
-        size_t i = r->active[a];
         for (int k = 0; k < r->nt; k++) {
-            size_t c = i * r->nt + k;
+            size_t c = a * r->nt + k;
             double v = 0;
-            if (r->allocated[i] && r->alloc[c] > 0 && r->thr[c] > 0) {
+            if (r->allocated[a] && r->alloc[c] > 0 && r->thr[c] > 0) {
                 double frac = r->worker_time[k] > 0 ? r->time[c] / r->worker_time[k] : 0;
                 v = frac > 0 ? r->alloc[c] / frac : r->alloc[c] * 1e9;
             }
@@ -274,6 +299,75 @@ static void sort_entries(struct entry *e, struct entry *tmp, size_t n)
         e[k++] = tmp[a++];
 }
 
+static void swap_entries(struct entry *a, struct entry *b)
+{
+    struct entry x = *a;
+    *a = *b;
+    *b = x;
+}
+
+/* Partition e[lo..hi) (hi - lo >= 3) around the median of its first,
+ * middle and last entries; returns the pivot's place, its final one. */
+static size_t partition(struct entry *e, size_t lo, size_t hi)
+{
+    size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+    if (entry_before(&e[mid], &e[lo]))
+        swap_entries(&e[mid], &e[lo]);
+    if (entry_before(&e[last], &e[mid]))
+        swap_entries(&e[last], &e[mid]);
+    if (entry_before(&e[mid], &e[lo]))
+        swap_entries(&e[mid], &e[lo]);
+    swap_entries(&e[mid], &e[last]); /* the median is the pivot, at last */
+    const struct entry p = e[last];
+    size_t i = lo, j = last; /* e[lo..i) before p, e[j..last) after it */
+    for (;;) {
+        while (i < j && entry_before(&e[i], &p))
+            i++;
+        while (i < j && entry_before(&p, &e[j - 1]))
+            j--;
+        if (i >= j)
+            break;
+        swap_entries(&e[i++], &e[--j]);
+    }
+    swap_entries(&e[i], &e[last]);
+    return i;
+}
+
+/* The candidates in order, one at a time (incremental quicksort, Paredes
+ * and Navarro 2006): taking the first m of n costs O(n + m log m)
+ * comparisons instead of a whole sort's O(n log n).  A type of a deep
+ * queue's round has room for about a sixth of its candidates. */
+struct in_order {
+    struct entry *e, *tmp;
+    size_t n, next, done;           /* e[0..done) are in their final places */
+    size_t pivot[64];               /* pivots not reached yet, nearest last */
+    int npivots;
+};
+
+static const struct entry *next_in_order(struct in_order *o)
+{
+    if (o->next == o->n)
+        return NULL;
+    if (o->next == o->done) {
+        size_t hi = o->npivots ? o->pivot[o->npivots - 1] : o->n;
+        while (hi - o->next > 16 && o->npivots < 64) {
+            hi = partition(o->e, o->next, hi);
+            o->pivot[o->npivots++] = hi;
+        }
+        /* A short stretch (or one past 64 pivots) is sorted whole; the
+         * pivot after it, if any, is in place too. */
+        sort_entries(o->e + o->next, o->tmp, hi - o->next);
+        o->done = hi;
+        if (o->npivots) {
+            o->npivots--;
+            o->done = hi + 1;
+        }
+    }
+    return &o->e[o->next++];
+}
+
+enum { GPUS_COUNTED = 64 }; /* larger requests are counted as this many */
+
 /* Steps 3 and 4 of rounds.h: which slot each active job gets. */
 static void assign(struct sim *s, struct entry *e, struct entry *tmp)
 {
@@ -287,36 +381,36 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
     if (!aware(r))
         shuffled(r, order);
     for (size_t a = 0; a < r->nactive; a++)
-        r->chosen[r->active[a]] = -1;
+        r->chosen[a] = -1;
     for (int o = 0; o < nt; o++) {
         int k = order[o];
         /* The candidates: not chosen for an earlier type, able to run on
-         * this one, and under FIFO with a share of it.  Those with a
-         * priority come first (priorities are >= 0, the order puts the
-         * highest first): they are sorted and taken before the rest, which
-         * is sorted only when the type still has room after them. */
-        size_t n = 0, top = 0;
+         * this one, and under FIFO with a share of it; with how many ask
+         * for each number of GPUs. */
+        size_t n = 0, asking[GPUS_COUNTED + 1] = {0};
         for (size_t a = 0; a < r->nactive; a++) {
-            size_t c = r->active[a] * nt + k;
-            if (r->chosen[r->active[a]] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
+            size_t c = a * nt + k;
+            if (r->chosen[a] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
                 continue;
-            e[n] = (struct entry){r->prio[c], r->deficit[c], r->allocated[r->active[a]] ? r->alloc[c] : 0, a};
-            if (e[n].prio > 0) {
-                struct entry x = e[top];
-                e[top++] = e[n];
-                e[n] = x;
-            }
-            n++;
+            e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0, a};
+            asking[r->need[a] < GPUS_COUNTED ? r->need[a] : GPUS_COUNTED]++;
         }
-        sort_entries(e, tmp, top);
-        for (size_t a = 0; a < n && left[k] > 0; a++) {
-            if (a == top)
-                sort_entries(e + top, tmp, n - top);
-            size_t i = r->active[e[a].pos];
-            if (s->jobs[i].gpus > left[k])
+        /* In order, each that fits takes its GPUs; none is left to take
+         * once the smallest request still unseen is larger than the room. */
+        struct in_order in = {.e = e, .tmp = tmp, .n = n};
+        int32_t least = 0;
+        const struct entry *x;
+        for (;;) {
+            while (least < GPUS_COUNTED && !asking[least])
+                least++;
+            if (left[k] <= 0 || left[k] < least || !(x = next_in_order(&in)))
+                break;
+            int32_t g = r->need[x->pos];
+            asking[g < GPUS_COUNTED ? g : GPUS_COUNTED]--;
+            if (g > left[k])
                 continue;
-            left[k] -= s->jobs[i].gpus;
-            r->chosen[i] = k;
+            left[k] -= g;
+            r->chosen[x->pos] = k;
         }
     }
 }
@@ -326,47 +420,45 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
 static void apply(struct sim *s, struct entry *e, struct entry *tmp)
 {
     struct round_run *r = s->rounds;
-    for (size_t a = 0; a < r->nactive; a++) {
-        size_t i = r->active[a];
-        struct job *j = &s->jobs[i];
-        if (j->state == JOB_RUNNING && r->chosen[i] != r->slot[j->type])
-            sim_evict(s, i, true);
-    }
     size_t n = 0;
     for (size_t a = 0; a < r->nactive; a++) {
-        const struct job *j = &s->jobs[r->active[a]];
-        if (j->state == JOB_QUEUED && r->chosen[r->active[a]] >= 0)
-            e[n++] = (struct entry){.prio = j->gpus, .pos = a};
+        size_t i = r->active[a];
+        const struct job *j = &s->jobs[i];
+        if (j->state == JOB_RUNNING && r->chosen[a] != r->slot[j->type])
+            sim_evict(s, i, true); /* it is queued now; nothing else changed */
+        if (j->state == JOB_QUEUED && r->chosen[a] >= 0)
+            e[n++] = (struct entry){.prio = r->need[a], .pos = a};
     }
     sort_entries(e, tmp, n);
     for (size_t a = 0; a < n; a++) {
-        struct job *j = &s->jobs[r->active[e[a].pos]];
+        size_t m = e[a].pos;
         s->sched.now = s->now;
-        if (sched_place(&s->sched, j, r->type[r->chosen[r->active[e[a].pos]]]))
-            sim_start(s, j);
+        if (sched_place(&s->sched, &s->jobs[r->active[m]], r->type[r->chosen[m]]))
+            sim_start(s, &s->jobs[r->active[m]]);
     }
 }
 
 static void run_round(struct sim *s)
 {
     struct round_run *r = s->rounds;
-    if (r->nfinished) { /* drop the jobs done since the last round */
-        size_t n = 0;
-        for (size_t a = 0; a < r->nactive; a++)
-            if (s->jobs[r->active[a]].state != JOB_DONE)
-                r->active[n++] = r->active[a];
-        r->nactive = n;
-        r->nfinished = 0;
-    }
-    /* Count the round that ends now for the jobs still running. */
+    /* Drop the members done since the last round, and count the round
+     * that ends now for those still running. */
+    size_t n = 0;
+    double ran = fs_to_seconds(s->now - r->start);
     for (size_t a = 0; a < r->nactive; a++) {
         const struct job *j = &s->jobs[r->active[a]];
+        if (j->state == JOB_DONE)
+            continue;
+        if (n < a)
+            move_member(r, n, a);
         if (j->state == JOB_RUNNING) {
-            double ran = fs_to_seconds(s->now - r->start);
-            r->time[r->active[a] * r->nt + r->slot[j->type]] += ran;
+            r->time[n * r->nt + r->slot[j->type]] += ran;
             r->worker_time[r->slot[j->type]] += ran;
         }
+        n++;
     }
+    r->nactive = n;
+    r->nfinished = 0;
     r->start = s->now;
     if (!r->nactive)
         return;
@@ -394,7 +486,10 @@ bool rounds_event(struct sim *s, const struct event *ev)
 double rounds_priority(const struct sim *s, size_t i, int t)
 {
     const struct round_run *r = s->rounds;
-    return r && r->slot[t] >= 0 ? r->prio[i * r->nt + r->slot[t]] : 0;
+    for (size_t a = 0; r && r->slot[t] >= 0 && a < r->nactive; a++)
+        if (r->active[a] == i)
+            return r->prio[a * r->nt + r->slot[t]];
+    return 0;
 }
 
 unsigned long rounds_count(const struct sim *s)
