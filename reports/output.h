@@ -55,12 +55,14 @@
 #include "../base/base.h"
 
 struct outset;
+struct sink;
 
 struct outfile {
     char *final;   /* DIR/NAME, as messages name it */
     char *tmp;     /* where the file is now, until it is committed */
     FILE *f;       /* a stream that counts against the budget (below) */
     int fd;        /* f's file, for fsync */
+    struct sink *sink;         /* f's writer (output.c) */
     const struct outset *set;  /* the set it belongs to, or NULL */
 };
 

@@ -262,8 +262,12 @@ static void psu_update(struct timeline *t, int32_t n)
 {
     size_t k = t->npsu + (size_t)n;
     t->psu[k] = t->en->psu[n].load;
-    for (k /= 2; k >= 1; k /= 2)
-        t->psu[k] = fmax(t->psu[2 * k], t->psu[2 * k + 1]);
+    for (k /= 2; k >= 1; k /= 2) {
+        double v = fmax(t->psu[2 * k], t->psu[2 * k + 1]);
+        if (v == t->psu[k])
+            break; /* the maxima above stand */
+        t->psu[k] = v;
+    }
 }
 
 static void psu_job(struct timeline *t, const struct job *j)

@@ -38,7 +38,8 @@ struct round_run {
 /* One (job, type) candidate of a round. */
 struct entry {
     double prio, deficit, alloc;
-    size_t pos;                      /* in the active list */
+    uint32_t pos;                    /* in the active list */
+    int32_t gpus;                    /* the member's */
 };
 
 static bool aware(const struct round_run *r)
@@ -140,11 +141,13 @@ static void move_member(struct round_run *r, size_t b, size_t a)
     r->need[b] = r->need[a];
     r->chosen[b] = r->chosen[a];
     r->allocated[b] = r->allocated[a];
-    memcpy(&r->thr[b * nt], &r->thr[a * nt], nt * sizeof *r->thr);
-    memcpy(&r->alloc[b * nt], &r->alloc[a * nt], nt * sizeof *r->alloc);
-    memcpy(&r->time[b * nt], &r->time[a * nt], nt * sizeof *r->time);
-    memcpy(&r->deficit[b * nt], &r->deficit[a * nt], nt * sizeof *r->deficit);
-    memcpy(&r->prio[b * nt], &r->prio[a * nt], nt * sizeof *r->prio);
+    for (size_t k = 0; k < nt; k++) { /* a few types: no memcpy call */
+        r->thr[b * nt + k] = r->thr[a * nt + k];
+        r->alloc[b * nt + k] = r->alloc[a * nt + k];
+        r->time[b * nt + k] = r->time[a * nt + k];
+        r->deficit[b * nt + k] = r->deficit[a * nt + k];
+        r->prio[b * nt + k] = r->prio[a * nt + k];
+    }
 }
 
 void rounds_arrived(struct sim *s, size_t i)
@@ -261,13 +264,13 @@ static void update_priorities(struct round_run *r)
  * first), then the place in the active list: a total order. */
 static bool entry_before(const struct entry *a, const struct entry *b)
 {
-    if (a->prio != b->prio)
-        return a->prio > b->prio;
-    if (a->deficit != b->deficit)
-        return a->deficit > b->deficit;
-    if (a->alloc != b->alloc)
-        return a->alloc > b->alloc;
-    return a->pos < b->pos;
+    /* Without branches: ties on the priority are common (jobs that have
+     * not run since the allocation share one), and a branch on each field
+     * was mispredicted half the time. */
+    return (a->prio > b->prio) |
+           ((a->prio == b->prio) &
+            ((a->deficit > b->deficit) |
+             ((a->deficit == b->deficit) & ((a->alloc > b->alloc) | ((a->alloc == b->alloc) & (a->pos < b->pos))))));
 }
 
 /* Sort e[0..n) by entry_before, through tmp (room for n / 2 + 1): a merge
@@ -306,18 +309,34 @@ static void swap_entries(struct entry *a, struct entry *b)
     *b = x;
 }
 
-/* Partition e[lo..hi) (hi - lo >= 3) around the median of its first,
- * middle and last entries; returns the pivot's place, its final one. */
-static size_t partition(struct entry *e, size_t lo, size_t hi)
+enum { SAMPLE = 15 };
+
+/* Partition e[lo..hi) (hi - lo > 16) around a pivot near rank want (from
+ * lo): the median of the first, middle and last entries when want is
+ * about the middle, else the entry of that rank among SAMPLE spread over
+ * the stretch.  RET: the pivot's place, its final one. */
+static size_t partition(struct entry *e, size_t lo, size_t hi, size_t want)
 {
-    size_t mid = lo + (hi - lo) / 2, last = hi - 1;
-    if (entry_before(&e[mid], &e[lo]))
-        swap_entries(&e[mid], &e[lo]);
-    if (entry_before(&e[last], &e[mid]))
-        swap_entries(&e[last], &e[mid]);
-    if (entry_before(&e[mid], &e[lo]))
-        swap_entries(&e[mid], &e[lo]);
-    swap_entries(&e[mid], &e[last]); /* the median is the pivot, at last */
+    size_t n = hi - lo, last = hi - 1;
+    if (want >= n / 3 || want < 2 * SAMPLE) {
+        size_t mid = lo + n / 2;
+        if (entry_before(&e[mid], &e[lo]))
+            swap_entries(&e[mid], &e[lo]);
+        if (entry_before(&e[last], &e[mid]))
+            swap_entries(&e[last], &e[mid]);
+        if (entry_before(&e[mid], &e[lo]))
+            swap_entries(&e[mid], &e[lo]);
+        swap_entries(&e[mid], &e[last]);
+    } else {
+        size_t at[SAMPLE];
+        for (size_t q = 0; q < SAMPLE; q++) { /* by insertion, in order */
+            size_t x = lo + (2 * q + 1) * n / (2 * SAMPLE), b = q;
+            for (; b > 0 && entry_before(&e[x], &e[at[b - 1]]); b--)
+                at[b] = at[b - 1];
+            at[b] = x;
+        }
+        swap_entries(&e[at[want * SAMPLE / n]], &e[last]);
+    }
     const struct entry p = e[last];
     size_t i = lo, j = last; /* e[lo..i) before p, e[j..last) after it */
     for (;;) {
@@ -333,51 +352,104 @@ static size_t partition(struct entry *e, size_t lo, size_t hi)
     return i;
 }
 
-/* The candidates in order, one at a time (incremental quicksort, Paredes
- * and Navarro 2006): taking the first m of n costs O(n + m log m)
- * comparisons instead of a whole sort's O(n log n).  A type of a deep
- * queue's round has room for about a sixth of its candidates. */
-struct in_order {
-    struct entry *e, *tmp;
-    size_t n, next, done;           /* e[0..done) are in their final places */
-    size_t pivot[64];               /* pivots not reached yet, nearest last */
-    int npivots;
+enum { GPUS_COUNTED = 64 }; /* larger requests are counted as this many */
+
+/* A type's GPUs left, and how many candidates not yet offered them ask
+ * for each number of GPUs. */
+struct pick {
+    int32_t left, least, most;       /* the smallest and largest request */
+    size_t asking[GPUS_COUNTED + 1];
 };
 
-static const struct entry *next_in_order(struct in_order *o)
+/* Can a candidate not yet offered still fit? */
+static bool more(struct pick *pk)
 {
-    if (o->next == o->n)
-        return NULL;
-    if (o->next == o->done) {
-        size_t hi = o->npivots ? o->pivot[o->npivots - 1] : o->n;
-        while (hi - o->next > 16 && o->npivots < 64) {
-            hi = partition(o->e, o->next, hi);
-            o->pivot[o->npivots++] = hi;
-        }
-        /* A short stretch (or one past 64 pivots) is sorted whole; the
-         * pivot after it, if any, is in place too. */
-        sort_entries(o->e + o->next, o->tmp, hi - o->next);
-        o->done = hi;
-        if (o->npivots) {
-            o->npivots--;
-            o->done = hi + 1;
-        }
-    }
-    return &o->e[o->next++];
+    while (pk->least < GPUS_COUNTED && !pk->asking[pk->least])
+        pk->least++;
+    return pk->left > 0 && pk->left >= pk->least;
 }
 
-enum { GPUS_COUNTED = 64 }; /* larger requests are counted as this many */
+/* Candidates in e[lo..hi) that ask for more than is left can never fit:
+ * passed over, to the front.  RET: the new lo. */
+static size_t drop_too_large(struct entry *e, size_t lo, size_t hi, struct pick *pk)
+{
+    for (size_t a = lo; a < hi; a++)
+        if (e[a].gpus > pk->left) {
+            pk->asking[e[a].gpus < GPUS_COUNTED ? e[a].gpus : GPUS_COUNTED]--;
+            swap_entries(&e[a], &e[lo++]);
+        }
+    while (pk->most > 0 && !pk->asking[pk->most])
+        pk->most--;
+    return lo;
+}
+
+/* Offer x the GPUs of slot k: it takes them when they fit. */
+static void offer(struct round_run *r, int k, const struct entry *x, struct pick *pk)
+{
+    pk->asking[x->gpus < GPUS_COUNTED ? x->gpus : GPUS_COUNTED]--;
+    if (x->gpus <= pk->left) {
+        pk->left -= x->gpus;
+        r->chosen[x->pos] = k;
+    }
+}
+
+/* Slot k's choice among the candidates e[0..n): in their order, each takes
+ * its GPUs when they fit.  The order is found only as far as it matters,
+ * by an incremental quicksort (Paredes and Navarro 2006): the candidates
+ * that come next, as a set, are e[lo..hi) (hi the nearest pivot not yet
+ * reached, or n), and when all their GPUs fit together each of them fits
+ * in any order, so they are taken unsorted.  Only the stretch where the
+ * room runs out is sorted.  Expected O(n) comparisons, not a sort's
+ * O(n log n); a deep queue's type is full after a sixth of them. */
+static void choose(struct round_run *r, int k, struct entry *e, struct entry *tmp, size_t n, struct pick *pk)
+{
+    size_t pivot[64], lo = 0, clean_to = 0; /* e[lo..clean_to) fit in clean_left */
+    int32_t clean_left = 0;
+    int np = 0;
+    while (more(pk)) {
+        size_t hi = np ? pivot[np - 1] : n;
+        if (lo == hi) { /* the pivot at hi is next, or none is left */
+            if (!np--)
+                return;
+            offer(r, k, &e[lo++], pk);
+            continue;
+        }
+        /* Once the room is smaller than some requests, those are skipped
+         * wherever they come: not worth ordering. */
+        if (pk->left < pk->most && (hi > clean_to || pk->left < clean_left)) {
+            lo = drop_too_large(e, lo, hi, pk);
+            clean_to = hi;
+            clean_left = pk->left;
+            if (lo == hi)
+                continue;
+        }
+        /* The first to pass the room, in the stretch's own order, tell
+         * how many in order would. */
+        size_t a = lo;
+        int64_t sum = 0;
+        for (; a < hi && sum <= pk->left; a++)
+            sum += e[a].gpus;
+        if (sum <= pk->left) {
+            while (lo < hi)
+                offer(r, k, &e[lo++], pk);
+        } else if (hi - lo > 16 && np < 64) {
+            pivot[np++] = partition(e, lo, hi, 2 * (a - lo));
+        } else { /* short (or 64 pivots deep): sorted whole, offered in order */
+            sort_entries(e + lo, tmp, hi - lo);
+            while (lo < hi && more(pk))
+                offer(r, k, &e[lo++], pk);
+        }
+    }
+}
 
 /* Steps 3 and 4 of rounds.h: which slot each active job gets. */
 static void assign(struct sim *s, struct entry *e, struct entry *tmp)
 {
     struct round_run *r = s->rounds;
     int nt = r->nt;
-    int32_t left[GPU_MAX_TYPES], order[GPU_MAX_TYPES];
-    for (int k = 0; k < nt; k++) {
+    int32_t order[GPU_MAX_TYPES];
+    for (int k = 0; k < nt; k++)
         order[k] = k;
-        left[k] = r->gpus[k];
-    }
     if (!aware(r))
         shuffled(r, order);
     for (size_t a = 0; a < r->nactive; a++)
@@ -385,34 +457,32 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
     for (int o = 0; o < nt; o++) {
         int k = order[o];
         /* The candidates: not chosen for an earlier type, able to run on
-         * this one, and under FIFO with a share of it; with how many ask
-         * for each number of GPUs. */
-        size_t n = 0, asking[GPUS_COUNTED + 1] = {0};
+         * this one, and under FIFO with a share of it. */
+        size_t n = 0;
+        struct pick pk = {.left = r->gpus[k], .most = GPUS_COUNTED};
         for (size_t a = 0; a < r->nactive; a++) {
             size_t c = a * nt + k;
             if (r->chosen[a] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
                 continue;
-            e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0, a};
-            asking[r->need[a] < GPUS_COUNTED ? r->need[a] : GPUS_COUNTED]++;
+            e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0, (uint32_t)a,
+                                    r->need[a]};
+            pk.asking[r->need[a] < GPUS_COUNTED ? r->need[a] : GPUS_COUNTED]++;
         }
-        /* In order, each that fits takes its GPUs; none is left to take
-         * once the smallest request still unseen is larger than the room. */
-        struct in_order in = {.e = e, .tmp = tmp, .n = n};
-        int32_t least = 0;
-        const struct entry *x;
-        for (;;) {
-            while (least < GPUS_COUNTED && !asking[least])
-                least++;
-            if (left[k] <= 0 || left[k] < least || !(x = next_in_order(&in)))
-                break;
-            int32_t g = r->need[x->pos];
-            asking[g < GPUS_COUNTED ? g : GPUS_COUNTED]--;
-            if (g > left[k])
-                continue;
-            left[k] -= g;
-            r->chosen[x->pos] = k;
-        }
+        choose(r, k, e, tmp, n, &pk);
     }
+}
+
+/* Member a's job, with the job PREFETCH members on on its way into the
+ * cache: a round reads the state of every member, and their records lie
+ * far apart. */
+enum { PREFETCH = 8 };
+
+static const struct job *member_job(const struct sim *s, size_t a)
+{
+    const struct round_run *r = s->rounds;
+    if (a + PREFETCH < r->nactive)
+        __builtin_prefetch(&s->jobs[r->active[a + PREFETCH]].state);
+    return &s->jobs[r->active[a]];
 }
 
 /* Move jobs as assigned: leavers out first, then newcomers in, larger
@@ -422,12 +492,11 @@ static void apply(struct sim *s, struct entry *e, struct entry *tmp)
     struct round_run *r = s->rounds;
     size_t n = 0;
     for (size_t a = 0; a < r->nactive; a++) {
-        size_t i = r->active[a];
-        const struct job *j = &s->jobs[i];
+        const struct job *j = member_job(s, a);
         if (j->state == JOB_RUNNING && r->chosen[a] != r->slot[j->type])
-            sim_evict(s, i, true); /* it is queued now; nothing else changed */
+            sim_evict(s, r->active[a], true); /* it is queued now; nothing else changed */
         if (j->state == JOB_QUEUED && r->chosen[a] >= 0)
-            e[n++] = (struct entry){.prio = r->need[a], .pos = a};
+            e[n++] = (struct entry){.prio = r->need[a], .pos = (uint32_t)a};
     }
     sort_entries(e, tmp, n);
     for (size_t a = 0; a < n; a++) {
@@ -446,7 +515,7 @@ static void run_round(struct sim *s)
     size_t n = 0;
     double ran = fs_to_seconds(s->now - r->start);
     for (size_t a = 0; a < r->nactive; a++) {
-        const struct job *j = &s->jobs[r->active[a]];
+        const struct job *j = member_job(s, a);
         if (j->state == JOB_DONE)
             continue;
         if (n < a)
