@@ -264,13 +264,13 @@ static void update_priorities(struct round_run *r)
  * first), then the place in the active list: a total order. */
 static bool entry_before(const struct entry *a, const struct entry *b)
 {
-    /* Without branches: ties on the priority are common (jobs that have
-     * not run since the allocation share one), and a branch on each field
-     * was mispredicted half the time. */
-    return (a->prio > b->prio) |
-           ((a->prio == b->prio) &
-            ((a->deficit > b->deficit) |
-             ((a->deficit == b->deficit) & ((a->alloc > b->alloc) | ((a->alloc == b->alloc) & (a->pos < b->pos))))));
+    if (a->prio != b->prio)
+        return a->prio > b->prio;
+    if (a->deficit != b->deficit)
+        return a->deficit > b->deficit;
+    if (a->alloc != b->alloc)
+        return a->alloc > b->alloc;
+    return a->pos < b->pos;
 }
 
 /* Sort e[0..n) by entry_before, through tmp (room for n / 2 + 1): a merge
