@@ -42,7 +42,9 @@ struct timeline {
     int64_t ngpus;
     struct lanes *lanes;     /* stride slots: every GPU, then every node's CPU */
     bool *node_named;
-    int32_t *lane;           /* per job: its lane while it runs */
+    int32_t *lane;           /* per job: its lane while it runs; made at the
+                                first job that shares a GPU or runs on a CPU
+                                (the others are always on lane 0) */
     double *psu;             /* max-tree over node PSU loads; leaves at npsu */
     size_t npsu;
     struct counter ctr[CTR_COUNT];
@@ -245,7 +247,7 @@ static void job_slices(struct timeline *t, const struct job *j, fs_time end)
     p = num(p, j->milli);
     p = fs_put(p, end == j->end ? "}}" : t->evicting ? ",\"evicted\":true}}" : ",\"unfinished\":true}}");
     size_t tail = (size_t)(p - (t->line + HEAD));
-    int32_t lane = t->lane[j - t->s->jobs];
+    int32_t lane = t->lane ? t->lane[j - t->s->jobs] : 0;
     if (j->nnodes > 1) {
         for (int32_t k = 0; k < j->nnodes; k++)
             for (int i = 0; i < cl->nodes[j->gang[k]].gpus; i++)
@@ -359,7 +361,11 @@ static void notify(void *ctx, struct sim *s, enum sim_note note, const struct jo
         break;
     case SIM_START: {
         int64_t slot = laned_slot(t, j);
-        t->lane[j - s->jobs] = slot < 0 ? 0 : lane_take(&t->lanes[slot]);
+        if (slot >= 0) {
+            if (!t->lane)
+                t->lane = xcalloc(s->njobs + 1, sizeof *t->lane);
+            t->lane[j - s->jobs] = lane_take(&t->lanes[slot]);
+        }
         psu_job(t, j);
         break;
     }
@@ -406,7 +412,6 @@ struct timeline *timeline_new(const struct sim *s, FILE *f, const struct energy 
     };
     t->lanes = xcalloc((size_t)t->stride, sizeof *t->lanes);
     t->node_named = xcalloc((size_t)cl->nnodes, sizeof *t->node_named);
-    t->lane = xcalloc(s->njobs + 1, sizeof *t->lane);
     if (en) {
         for (t->npsu = 1; t->npsu < (size_t)cl->nnodes; t->npsu *= 2)
             ;

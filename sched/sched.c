@@ -148,6 +148,8 @@ void sched_submit(struct sched *s, struct job *j)
     j->state = JOB_QUEUED;
     squeue_add(s, j);
     s->nqueue++;
+    if (s->policy->rounds)
+        return; /* rounds place jobs themselves: no scan reads the fresh ones */
     xgrow(&s->fresh, &s->fresh_cap, s->nfresh + 1, sizeof *s->fresh);
     s->fresh[s->nfresh++] = j;
 }

@@ -245,19 +245,14 @@ static void reallocate(struct sim *s)
     r->need_alloc = false;
 }
 
-static void update_priorities(struct round_run *r)
+/* Step 2 of rounds.h: member a's priority on slot k. */
+static double priority(const struct round_run *r, size_t a, int k)
 {
-    for (size_t a = 0; a < r->nactive; a++) {
-        for (int k = 0; k < r->nt; k++) {
-            size_t c = a * r->nt + k;
-            double v = 0;
-            if (r->allocated[a] && r->alloc[c] > 0 && r->thr[c] > 0) {
-                double frac = r->worker_time[k] > 0 ? r->time[c] / r->worker_time[k] : 0;
-                v = frac > 0 ? r->alloc[c] / frac : r->alloc[c] * 1e9;
-            }
-            r->prio[c] = v;
-        }
-    }
+    size_t c = a * r->nt + k;
+    if (!r->allocated[a] || !(r->alloc[c] > 0) || !(r->thr[c] > 0))
+        return 0;
+    double frac = r->worker_time[k] > 0 ? r->time[c] / r->worker_time[k] : 0;
+    return frac > 0 ? r->alloc[c] / frac : r->alloc[c] * 1e9;
 }
 
 /* The candidates' order: priority, deficit, allocation (each highest
@@ -456,12 +451,14 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
         r->chosen[a] = -1;
     for (int o = 0; o < nt; o++) {
         int k = order[o];
-        /* The candidates: not chosen for an earlier type, able to run on
-         * this one, and under FIFO with a share of it. */
+        /* Every member's priority on this type; the candidates: not chosen
+         * for an earlier type, able to run on this one, and under FIFO
+         * with a share of it. */
         size_t n = 0;
         struct pick pk = {.left = r->gpus[k], .most = GPUS_COUNTED};
         for (size_t a = 0; a < r->nactive; a++) {
             size_t c = a * nt + k;
+            r->prio[c] = priority(r, a, k);
             if (r->chosen[a] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
                 continue;
             e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0, (uint32_t)a,
@@ -535,7 +532,6 @@ static void run_round(struct sim *s)
     /* Gavel resets freely while its last reset was at time 0. */
     if (r->need_alloc && (r->last_reset == 0 || s->now - r->last_reset >= r->reallocate))
         reallocate(s);
-    update_priorities(r);
     struct entry *e = xmalloc((r->nactive + r->nactive / 2 + 1) * sizeof *e), *tmp = e + r->nactive;
     assign(s, e, tmp);
     apply(s, e, tmp);
