@@ -6,6 +6,7 @@
 
 #include "../sched/alloc.h"
 #include "engine.h"
+#include "pick.h"
 
 enum { EV_ROUND = 11 }; /* after elastic.c's kinds */
 
@@ -33,13 +34,6 @@ struct round_run {
     bool *allocated;                 /* in the current allocation */
     double *thr, *alloc, *time, *deficit, *prio; /* per slot (row-major) */
     double worker_time[GPU_MAX_TYPES];
-};
-
-/* One (job, type) candidate of a round. */
-struct entry {
-    double prio, deficit, alloc;
-    uint32_t pos;                    /* in the active list */
-    int32_t gpus;                    /* the member's */
 };
 
 static bool aware(const struct round_run *r)
@@ -255,190 +249,8 @@ static double priority(const struct round_run *r, size_t a, int k)
     return frac > 0 ? r->alloc[c] / frac : r->alloc[c] * 1e9;
 }
 
-/* The candidates' order: priority, deficit, allocation (each highest
- * first), then the place in the active list: a total order. */
-static bool entry_before(const struct entry *a, const struct entry *b)
-{
-    if (a->prio != b->prio)
-        return a->prio > b->prio;
-    if (a->deficit != b->deficit)
-        return a->deficit > b->deficit;
-    if (a->alloc != b->alloc)
-        return a->alloc > b->alloc;
-    return a->pos < b->pos;
-}
-
-/* Sort e[0..n) by entry_before, through tmp (room for n / 2 + 1): a merge
- * sort with the comparison inlined (qsort's calls through a pointer were
- * a fifth of a deep queue's rounds).  The order is total, so any correct
- * sort gives the same result. */
-static void sort_entries(struct entry *e, struct entry *tmp, size_t n)
-{
-    if (n <= 16) {
-        for (size_t a = 1; a < n; a++) {
-            struct entry x = e[a];
-            size_t b = a;
-            for (; b > 0 && entry_before(&x, &e[b - 1]); b--)
-                e[b] = e[b - 1];
-            e[b] = x;
-        }
-        return;
-    }
-    size_t h = n / 2;
-    sort_entries(e, tmp, h);
-    sort_entries(e + h, tmp, n - h);
-    if (!entry_before(&e[h], &e[h - 1]))
-        return; /* already in order */
-    memcpy(tmp, e, h * sizeof *e);
-    size_t a = 0, b = h, k = 0;
-    while (a < h && b < n)
-        e[k++] = entry_before(&e[b], &tmp[a]) ? e[b++] : tmp[a++];
-    while (a < h)
-        e[k++] = tmp[a++];
-}
-
-static void swap_entries(struct entry *a, struct entry *b)
-{
-    struct entry x = *a;
-    *a = *b;
-    *b = x;
-}
-
-enum { SAMPLE = 15 };
-
-/* Partition e[lo..hi) (hi - lo > 16) around a pivot near rank want (from
- * lo): the median of the first, middle and last entries when want is
- * about the middle, else the entry of that rank among SAMPLE spread over
- * the stretch.  RET: the pivot's place, its final one. */
-static size_t partition(struct entry *e, size_t lo, size_t hi, size_t want)
-{
-    size_t n = hi - lo, last = hi - 1;
-    if (want >= n / 3 || want < 2 * SAMPLE) {
-        size_t mid = lo + n / 2;
-        if (entry_before(&e[mid], &e[lo]))
-            swap_entries(&e[mid], &e[lo]);
-        if (entry_before(&e[last], &e[mid]))
-            swap_entries(&e[last], &e[mid]);
-        if (entry_before(&e[mid], &e[lo]))
-            swap_entries(&e[mid], &e[lo]);
-        swap_entries(&e[mid], &e[last]);
-    } else {
-        size_t at[SAMPLE];
-        for (size_t q = 0; q < SAMPLE; q++) { /* by insertion, in order */
-            size_t x = lo + (2 * q + 1) * n / (2 * SAMPLE), b = q;
-            for (; b > 0 && entry_before(&e[x], &e[at[b - 1]]); b--)
-                at[b] = at[b - 1];
-            at[b] = x;
-        }
-        swap_entries(&e[at[want * SAMPLE / n]], &e[last]);
-    }
-    const struct entry p = e[last];
-    size_t i = lo, j = last; /* e[lo..i) before p, e[j..last) after it */
-    for (;;) {
-        while (i < j && entry_before(&e[i], &p))
-            i++;
-        while (i < j && entry_before(&p, &e[j - 1]))
-            j--;
-        if (i >= j)
-            break;
-        swap_entries(&e[i++], &e[--j]);
-    }
-    swap_entries(&e[i], &e[last]);
-    return i;
-}
-
-enum { GPUS_COUNTED = 64 }; /* larger requests are counted as this many */
-
-/* A type's GPUs left, and how many candidates not yet offered them ask
- * for each number of GPUs. */
-struct pick {
-    int32_t left, least, most;       /* the smallest and largest request */
-    size_t asking[GPUS_COUNTED + 1];
-};
-
-/* Can a candidate not yet offered still fit? */
-static bool more(struct pick *pk)
-{
-    while (pk->least < GPUS_COUNTED && !pk->asking[pk->least])
-        pk->least++;
-    return pk->left > 0 && pk->left >= pk->least;
-}
-
-/* Candidates in e[lo..hi) that ask for more than is left can never fit:
- * passed over, to the front.  RET: the new lo. */
-static size_t drop_too_large(struct entry *e, size_t lo, size_t hi, struct pick *pk)
-{
-    for (size_t a = lo; a < hi; a++)
-        if (e[a].gpus > pk->left) {
-            pk->asking[e[a].gpus < GPUS_COUNTED ? e[a].gpus : GPUS_COUNTED]--;
-            swap_entries(&e[a], &e[lo++]);
-        }
-    while (pk->most > 0 && !pk->asking[pk->most])
-        pk->most--;
-    return lo;
-}
-
-/* Offer x the GPUs of slot k: it takes them when they fit. */
-static void offer(struct round_run *r, int k, const struct entry *x, struct pick *pk)
-{
-    pk->asking[x->gpus < GPUS_COUNTED ? x->gpus : GPUS_COUNTED]--;
-    if (x->gpus <= pk->left) {
-        pk->left -= x->gpus;
-        r->chosen[x->pos] = k;
-    }
-}
-
-/* Slot k's choice among the candidates e[0..n): in their order, each takes
- * its GPUs when they fit.  The order is found only as far as it matters,
- * by an incremental quicksort (Paredes and Navarro 2006): the candidates
- * that come next, as a set, are e[lo..hi) (hi the nearest pivot not yet
- * reached, or n), and when all their GPUs fit together each of them fits
- * in any order, so they are taken unsorted.  Only the stretch where the
- * room runs out is sorted.  Expected O(n) comparisons, not a sort's
- * O(n log n); a deep queue's type is full after a sixth of them. */
-static void choose(struct round_run *r, int k, struct entry *e, struct entry *tmp, size_t n, struct pick *pk)
-{
-    size_t pivot[64], lo = 0, clean_to = 0; /* e[lo..clean_to) fit in clean_left */
-    int32_t clean_left = 0;
-    int np = 0;
-    while (more(pk)) {
-        size_t hi = np ? pivot[np - 1] : n;
-        if (lo == hi) { /* the pivot at hi is next, or none is left */
-            if (!np--)
-                return;
-            offer(r, k, &e[lo++], pk);
-            continue;
-        }
-        /* Once the room is smaller than some requests, those are skipped
-         * wherever they come: not worth ordering. */
-        if (pk->left < pk->most && (hi > clean_to || pk->left < clean_left)) {
-            lo = drop_too_large(e, lo, hi, pk);
-            clean_to = hi;
-            clean_left = pk->left;
-            if (lo == hi)
-                continue;
-        }
-        /* The first to pass the room, in the stretch's own order, tell
-         * how many in order would. */
-        size_t a = lo;
-        int64_t sum = 0;
-        for (; a < hi && sum <= pk->left; a++)
-            sum += e[a].gpus;
-        if (sum <= pk->left) {
-            while (lo < hi)
-                offer(r, k, &e[lo++], pk);
-        } else if (hi - lo > 16 && np < 64) {
-            pivot[np++] = partition(e, lo, hi, 2 * (a - lo));
-        } else { /* short (or 64 pivots deep): sorted whole, offered in order */
-            sort_entries(e + lo, tmp, hi - lo);
-            while (lo < hi && more(pk))
-                offer(r, k, &e[lo++], pk);
-        }
-    }
-}
-
 /* Steps 3 and 4 of rounds.h: which slot each active job gets. */
-static void assign(struct sim *s, struct entry *e, struct entry *tmp)
+static void assign(struct sim *s, struct pick_entry *e, struct pick_entry *tmp)
 {
     struct round_run *r = s->rounds;
     int nt = r->nt;
@@ -455,17 +267,16 @@ static void assign(struct sim *s, struct entry *e, struct entry *tmp)
          * for an earlier type, able to run on this one, and under FIFO
          * with a share of it. */
         size_t n = 0;
-        struct pick pk = {.left = r->gpus[k], .most = GPUS_COUNTED};
         for (size_t a = 0; a < r->nactive; a++) {
             size_t c = a * nt + k;
             r->prio[c] = priority(r, a, k);
             if (r->chosen[a] >= 0 || r->thr[c] <= 0 || (fifo(r) && r->prio[c] <= 0))
                 continue;
-            e[n++] = (struct entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0, (uint32_t)a,
-                                    r->need[a]};
-            pk.asking[r->need[a] < GPUS_COUNTED ? r->need[a] : GPUS_COUNTED]++;
+            e[n++] = (struct pick_entry){r->prio[c], r->deficit[c], r->allocated[a] ? r->alloc[c] : 0,
+                                         (uint32_t)a, r->need[a]};
         }
-        choose(r, k, e, tmp, n, &pk);
+        for (size_t m = pick_in_order(e, tmp, n, r->gpus[k]); m-- > 0;)
+            r->chosen[e[m].pos] = k;
     }
 }
 
@@ -484,7 +295,7 @@ static const struct job *member_job(const struct sim *s, size_t a)
 
 /* Move jobs as assigned: leavers out first, then newcomers in, larger
  * jobs first so they find whole nodes. */
-static void apply(struct sim *s, struct entry *e, struct entry *tmp)
+static void apply(struct sim *s, struct pick_entry *e, struct pick_entry *tmp)
 {
     struct round_run *r = s->rounds;
     size_t n = 0;
@@ -493,9 +304,9 @@ static void apply(struct sim *s, struct entry *e, struct entry *tmp)
         if (j->state == JOB_RUNNING && r->chosen[a] != r->slot[j->type])
             sim_evict(s, r->active[a], true); /* it is queued now; nothing else changed */
         if (j->state == JOB_QUEUED && r->chosen[a] >= 0)
-            e[n++] = (struct entry){.prio = r->need[a], .pos = (uint32_t)a};
+            e[n++] = (struct pick_entry){.prio = r->need[a], .pos = (uint32_t)a};
     }
-    sort_entries(e, tmp, n);
+    pick_sort(e, tmp, n);
     for (size_t a = 0; a < n; a++) {
         size_t m = e[a].pos;
         s->sched.now = s->now;
@@ -532,7 +343,7 @@ static void run_round(struct sim *s)
     /* Gavel resets freely while its last reset was at time 0. */
     if (r->need_alloc && (r->last_reset == 0 || s->now - r->last_reset >= r->reallocate))
         reallocate(s);
-    struct entry *e = xmalloc((r->nactive + r->nactive / 2 + 1) * sizeof *e), *tmp = e + r->nactive;
+    struct pick_entry *e = xmalloc((r->nactive + r->nactive / 2 + 1) * sizeof *e), *tmp = e + r->nactive;
     assign(s, e, tmp);
     apply(s, e, tmp);
     free(e);
