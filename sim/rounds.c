@@ -280,7 +280,7 @@ static void assign(struct sim *s, struct pick_entry *e, struct pick_entry *tmp)
     }
 }
 
-/* Member a's job, with the job PREFETCH members on on its way into the
+/* Member a's job, with the job PREFETCH members on already on its way into the
  * cache: a round reads the state of every member, and their records lie
  * far apart. */
 enum { PREFETCH = 8 };
