@@ -77,6 +77,8 @@ static void write_row(const struct metrics *m, struct sim *s, fs_time end)
 static void accumulate(struct metrics *m, fs_time to)
 {
     int64_t dt = to - m->last;
+    if (dt == 0)
+        return; /* events at one instant (a round moves thousands): nothing to add */
     for (int t = 0; t < m->sc->cat->n; t++) {
         m->alloc_us[t] += m->alloc[t] * dt;
         m->bucket_alloc_us[t] += m->alloc[t] * dt;
@@ -106,6 +108,10 @@ static void settle(struct metrics *m, struct sim *s, fs_time now)
         fs_time edge = m->bucket_start + m->width;
         accumulate(m, edge);
         write_row(m, s, edge);
+        if (m->ts && ferror(m->ts)) {
+            sim_fail(s, FS_ECANTCREAT, "timeseries.csv: write error: %s", strerror(errno));
+            return;
+        }
         m->bucket_start = edge;
         for (int t = 0; t < m->sc->cat->n; t++)
             m->bucket_alloc_us[t] = 0;
@@ -113,8 +119,6 @@ static void settle(struct metrics *m, struct sim *s, fs_time now)
         energy_new_bucket(&m->en);
     }
     accumulate(m, now);
-    if (m->ts && ferror(m->ts))
-        sim_fail(s, FS_ECANTCREAT, "timeseries.csv: write error: %s", strerror(errno));
 }
 
 /* Charge j's current run segment, up to now, to its team and type. */

@@ -397,19 +397,24 @@ void sched_release(struct sched *s, struct job *j)
     j->state = JOB_DONE;
 }
 
-void sched_evict(struct sched *s, struct job *j)
+void sched_unplace(struct sched *s, struct job *j)
 {
     give_back(s, j);
     job_drop_gang(j);
     j->nnodes = 0;
     j->node = -1;
     j->type = -1;
+    j->state = JOB_QUEUED;
+}
+
+void sched_evict(struct sched *s, struct job *j)
+{
+    sched_unplace(s, j);
     if (!s->scanning) {
         sched_submit(s, j);
         return;
     }
     /* Mid-scan the queue is being compacted: queue it after the scan. */
-    j->state = JOB_QUEUED;
     xgrow(&s->pending, &s->pending_cap, s->npending + 1, sizeof *s->pending);
     s->pending[s->npending++] = j;
 }

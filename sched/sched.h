@@ -258,15 +258,22 @@ void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t s
  * RET: true if placed (state JOB_RUNNING). */
 bool sched_try(struct sched *s, struct job *j);
 
-/* Place queued job j on GPUs of type t now, ignoring the policy's hooks
+/* Place job j (queued, or taken off its GPUs by sched_unplace when queued
+ * is false) on GPUs of type t now, ignoring the policy's hooks
  * (round-based time-sharing decides the type itself): the smallest count
  * of fully free GPUs that holds it, lowest node id first, or a gang of the
  * lowest-id free whole nodes.  RET: true if placed (state JOB_RUNNING, out
  * of the queue); false, changing nothing, when type t has no room for it. */
-bool sched_place(struct sched *s, struct job *j, int32_t t);
+bool sched_place(struct sched *s, struct job *j, int32_t t, bool queued);
 
 /* Queue j (state becomes JOB_QUEUED). */
 void sched_submit(struct sched *s, struct job *j);
+
+/* Take running job j off its GPUs as sched_evict does, without queuing
+ * it: for a caller that places it again at once (a round moving it to
+ * another type), with sched_place(.., false), or queues it with
+ * sched_submit when that fails.  State becomes JOB_QUEUED. */
+void sched_unplace(struct sched *s, struct job *j);
 
 /* Call fn(ctx, j) for every queued job in queue order, until it returns
  * false. */

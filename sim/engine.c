@@ -352,7 +352,8 @@ void sim_start(struct sim *s, struct job *j)
     started(s, j);
 }
 
-void sim_evict(struct sim *s, size_t i, bool migrate)
+/* sim_evict, and sim_move_out when queue is false. */
+static void evict(struct sim *s, size_t i, bool migrate, bool queue)
 {
     struct job *j = &s->jobs[i];
     struct sim_progress *p = progress(s, i);
@@ -383,9 +384,22 @@ void sim_evict(struct sim *s, size_t i, bool migrate)
     j->ran += s->now - j->seg;
     if (j->evicted < UINT8_MAX)
         j->evicted++;
-    sched_evict(&s->sched, j);
+    if (queue)
+        sched_evict(&s->sched, j);
+    else
+        sched_unplace(&s->sched, j);
     s->nrunning--;
     s->nqueued++;
+}
+
+void sim_evict(struct sim *s, size_t i, bool migrate)
+{
+    evict(s, i, migrate, true);
+}
+
+void sim_move_out(struct sim *s, size_t i)
+{
+    evict(s, i, true, false);
 }
 
 size_t sim_evict_node(struct sim *s, int32_t n, bool migrate)
