@@ -291,7 +291,7 @@ bool sched_try(struct sched *s, struct job *j)
     return true;
 }
 
-bool sched_place(struct sched *s, struct job *j, int32_t t, bool queued)
+bool sched_place(struct sched *s, struct job *j, int32_t t)
 {
     struct choice best = {.node = -1, .type = -1};
     const struct cluster_type *ct = &s->cl->types[t];
@@ -312,8 +312,7 @@ bool sched_place(struct sched *s, struct job *j, int32_t t, bool queued)
     }
     if (best.node < 0)
         return false;
-    if (queued)
-        sched_remove_queued(s, j);
+    sched_remove_queued(s, j);
     take(s, j, &best);
     j->state = JOB_RUNNING;
     return true;

@@ -146,8 +146,9 @@ void sched_fini(struct sched *s)
 void sched_submit(struct sched *s, struct job *j)
 {
     j->state = JOB_QUEUED;
-    squeue_add(s, j);
     s->nqueue++;
+    if (!s->unkept)
+        squeue_add(s, j);
     if (s->policy->rounds)
         return; /* rounds place jobs themselves: no scan reads the fresh ones */
     xgrow(&s->fresh, &s->fresh_cap, s->nfresh + 1, sizeof *s->fresh);
@@ -156,7 +157,8 @@ void sched_submit(struct sched *s, struct job *j)
 
 void sched_each_queued(struct sched *s, bool (*fn)(void *ctx, const struct job *j), void *ctx)
 {
-    squeue_each(s, fn, ctx);
+    if (!s->unkept)
+        squeue_each(s, fn, ctx);
 }
 
 void sched_node_changed(struct sched *s, int32_t n)
@@ -182,7 +184,8 @@ static bool out_of_gpus(const struct sched *s, const struct job *j)
 
 void sched_remove_queued(struct sched *s, struct job *j)
 {
-    squeue_remove(s, j);
+    if (!s->unkept)
+        squeue_remove(s, j);
     s->nqueue--;
 }
 
@@ -397,24 +400,19 @@ void sched_release(struct sched *s, struct job *j)
     j->state = JOB_DONE;
 }
 
-void sched_unplace(struct sched *s, struct job *j)
+void sched_evict(struct sched *s, struct job *j)
 {
     give_back(s, j);
     job_drop_gang(j);
     j->nnodes = 0;
     j->node = -1;
     j->type = -1;
-    j->state = JOB_QUEUED;
-}
-
-void sched_evict(struct sched *s, struct job *j)
-{
-    sched_unplace(s, j);
     if (!s->scanning) {
         sched_submit(s, j);
         return;
     }
     /* Mid-scan the queue is being compacted: queue it after the scan. */
+    j->state = JOB_QUEUED;
     xgrow(&s->pending, &s->pending_cap, s->npending + 1, sizeof *s->pending);
     s->pending[s->npending++] = j;
 }

@@ -200,6 +200,11 @@ struct sched {
      * host, in queue order (queue_less, then FIFO). */
     struct squeue *q;
     size_t nqueue;                      /* queued jobs */
+    /* Queued jobs are counted but not kept in q: set by the engine for a
+     * round-based policy without an elastic pool, which places jobs itself
+     * and reads no queue (a deep queue's insertions were a tenth of its
+     * rounds). */
+    bool unkept;
     /* Jobs queued since the last cycle.  When no capacity was given back
      * since then (freed is false), only these can have become placeable. */
     struct job **fresh;
@@ -258,25 +263,18 @@ void sched_prepare(struct sched *s, const struct job *jobs, size_t n, uint64_t s
  * RET: true if placed (state JOB_RUNNING). */
 bool sched_try(struct sched *s, struct job *j);
 
-/* Place job j (queued, or taken off its GPUs by sched_unplace when queued
- * is false) on GPUs of type t now, ignoring the policy's hooks
+/* Place queued job j on GPUs of type t now, ignoring the policy's hooks
  * (round-based time-sharing decides the type itself): the smallest count
  * of fully free GPUs that holds it, lowest node id first, or a gang of the
  * lowest-id free whole nodes.  RET: true if placed (state JOB_RUNNING, out
  * of the queue); false, changing nothing, when type t has no room for it. */
-bool sched_place(struct sched *s, struct job *j, int32_t t, bool queued);
+bool sched_place(struct sched *s, struct job *j, int32_t t);
 
 /* Queue j (state becomes JOB_QUEUED). */
 void sched_submit(struct sched *s, struct job *j);
 
-/* Take running job j off its GPUs as sched_evict does, without queuing
- * it: for a caller that places it again at once (a round moving it to
- * another type), with sched_place(.., false), or queues it with
- * sched_submit when that fails.  State becomes JOB_QUEUED. */
-void sched_unplace(struct sched *s, struct job *j);
-
 /* Call fn(ctx, j) for every queued job in queue order, until it returns
- * false. */
+ * false (none when s->unkept). */
 void sched_each_queued(struct sched *s, bool (*fn)(void *ctx, const struct job *j), void *ctx);
 
 /* Node n gained room outside the sched (a repair, a cloud instance up):

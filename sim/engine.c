@@ -168,6 +168,9 @@ struct sim *sim_new(const struct scenario *sc)
     s->sched.power_ctx = s;
     elastic_init(s);
     rounds_init(s);
+    /* Rounds place jobs themselves; only an elastic pool's demand reads
+     * the queue then. */
+    s->sched.unkept = s->rounds && !s->elastic;
     return s;
 }
 
@@ -352,8 +355,7 @@ void sim_start(struct sim *s, struct job *j)
     started(s, j);
 }
 
-/* sim_evict, and sim_move_out when queue is false. */
-static void evict(struct sim *s, size_t i, bool migrate, bool queue)
+void sim_evict(struct sim *s, size_t i, bool migrate)
 {
     struct job *j = &s->jobs[i];
     struct sim_progress *p = progress(s, i);
@@ -384,22 +386,9 @@ static void evict(struct sim *s, size_t i, bool migrate, bool queue)
     j->ran += s->now - j->seg;
     if (j->evicted < UINT8_MAX)
         j->evicted++;
-    if (queue)
-        sched_evict(&s->sched, j);
-    else
-        sched_unplace(&s->sched, j);
+    sched_evict(&s->sched, j);
     s->nrunning--;
     s->nqueued++;
-}
-
-void sim_evict(struct sim *s, size_t i, bool migrate)
-{
-    evict(s, i, migrate, true);
-}
-
-void sim_move_out(struct sim *s, size_t i)
-{
-    evict(s, i, true, false);
 }
 
 size_t sim_evict_node(struct sim *s, int32_t n, bool migrate)

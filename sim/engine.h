@@ -164,12 +164,6 @@ void sim_set_rate(struct sim *s, size_t i, double rate);
  * and counts in s->migrations instead of s->evictions. */
 void sim_evict(struct sim *s, size_t i, bool migrate);
 
-/* sim_evict(i, true) for a job the caller places again at once (a round
- * moving it to another GPU type): it is not queued with the scheduler
- * (sched_unplace), and the caller either places it (sched_place with
- * queued false) or queues it (sched_submit). */
-void sim_move_out(struct sim *s, size_t i);
-
 /* Evict every job with a GPU on node n (sim_evict with migrate).
  * RET: how many. */
 size_t sim_evict_node(struct sim *s, int32_t n, bool migrate);

@@ -301,28 +301,17 @@ static void apply(struct sim *s, struct pick_entry *e, struct pick_entry *tmp)
     size_t n = 0;
     for (size_t a = 0; a < r->nactive; a++) {
         const struct job *j = member_job(s, a);
-        /* A job that moves to another type is placed below without
-         * passing through the scheduler's queue (a deep queue's
-         * insertions are what cost). */
-        bool moved = false;
-        if (j->state == JOB_RUNNING && r->chosen[a] != r->slot[j->type]) {
-            moved = r->chosen[a] >= 0;
-            if (moved)
-                sim_move_out(s, r->active[a]);
-            else
-                sim_evict(s, r->active[a], true);
-        }
-        if (j->state == JOB_QUEUED && r->chosen[a] >= 0) /* gpus: here 1 when moved */
-            e[n++] = (struct pick_entry){.prio = r->need[a], .pos = (uint32_t)a, .gpus = moved};
+        if (j->state == JOB_RUNNING && r->chosen[a] != r->slot[j->type])
+            sim_evict(s, r->active[a], true); /* it is queued now; nothing else changed */
+        if (j->state == JOB_QUEUED && r->chosen[a] >= 0)
+            e[n++] = (struct pick_entry){.prio = r->need[a], .pos = (uint32_t)a};
     }
     pick_sort(e, tmp, n);
     for (size_t a = 0; a < n; a++) {
-        struct job *j = &s->jobs[r->active[e[a].pos]];
+        size_t m = e[a].pos;
         s->sched.now = s->now;
-        if (sched_place(&s->sched, j, r->type[r->chosen[e[a].pos]], !e[a].gpus))
-            sim_start(s, j);
-        else if (e[a].gpus)
-            sched_submit(&s->sched, j);
+        if (sched_place(&s->sched, &s->jobs[r->active[m]], r->type[r->chosen[m]]))
+            sim_start(s, &s->jobs[r->active[m]]);
     }
 }
 

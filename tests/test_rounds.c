@@ -134,54 +134,10 @@ static void test_matrix(void)
     scenario_free(sc);
 }
 
-/* Count the jobs the scheduler's queue visits; ctx[1] counts those not
- * in state JOB_QUEUED. */
-static bool count_queued(void *ctx, const struct job *j)
-{
-    size_t *n = ctx;
-    n[0]++;
-    n[1] += j->state != JOB_QUEUED;
-    return true;
-}
-
-/* A deep queue on two types under each round-based policy: jobs move
- * between types without passing through the scheduler's queue
- * (sim_move_out), and those that then find no room are queued.  Between
- * rounds the queue holds exactly the jobs in state JOB_QUEUED. */
-static void test_queue_between_rounds(void)
-{
-    char *csv = xmalloc(64 * 1024), *p = csv;
-    p += sprintf(p, "id,submit_s,kind,team,gpus,gpu_mem_gb,allowed_types,work_gpu_s,ref_type\n");
-    uint64_t st = 3;
-    for (int i = 0; i < 400; i++)
-        p += sprintf(p, "%d,%d,train,t,%d,0,,%d,v100m16\n", i, i * 5, 1 << (sched_splitmix64(&st) % 3),
-                     2000 + (int)(sched_splitmix64(&st) % 20000));
-    static const char fleet[] = "{\"gpu\": \"v100m16\", \"nodes\": 3, \"gpus_per_node\": 4},"
-                                " {\"gpu\": \"a100-sxm-80\", \"nodes\": 2, \"gpus_per_node\": 4}";
-    static const char *const policies[] = {"las", "gavel-las", "ts-fifo", "gavel-fifo"};
-    unsigned long moved = 0;
-    for (size_t k = 0; k < FS_ARRAY_LEN(policies); k++)
-        for (double horizon = 1000; horizon <= 9000; horizon += 4000) {
-            struct scenario *sc;
-            struct sim *s = run_until(csv, fleet, "", policies[k], horizon, &sc);
-            size_t n[2] = {0, 0};
-            sched_each_queued(&s->sched, count_queued, n);
-            CU_ASSERT_EQUAL(n[0], s->nqueued);
-            CU_ASSERT_EQUAL(n[1], 0);
-            CU_ASSERT(s->nqueued > 100); /* deep */
-            moved += s->migrations;
-            sim_free(s);
-            scenario_free(sc);
-        }
-    CU_ASSERT(moved > 1000);
-    free(csv);
-}
-
 static CU_TestInfo tests[] = {
     {"LAS on one GPU: priorities over four rounds, by hand", test_alternation},
     {"arrivals wait for a round; the last finish ends it", test_round_edges},
     {"Gavel's matrix: Gavel-LAS keeps each job on its fast GPU", test_matrix},
-    {"between rounds the scheduler's queue holds the queued jobs", test_queue_between_rounds},
     CU_TEST_INFO_NULL,
 };
 
