@@ -218,12 +218,10 @@ static void slice(struct timeline *t, int32_t n, int i, int32_t lane, size_t tai
     fwrite(t->line + HEAD - h, 1, h + tail, t->f);
 }
 
-/* Every complete event of job j, run from its start to end: one per GPU
- * (a million-job timeline writes a line for every GPU of every job), all
- * the same after their thread id, which is built once, without printf. */
-static void job_slices(struct timeline *t, const struct job *j, fs_time end)
+/* The part of job j's complete events after their thread id, run from
+ * its start to end, in t->line after HEAD.  RET: its length. */
+static size_t job_tail(struct timeline *t, const struct job *j, fs_time end)
 {
-    const struct cluster *cl = t->s->cl;
     const char *kind = job_kind_name((enum job_kind)j->kind), *team = t->s->sc->wl.teams[j->team];
     xgrow(&t->line, &t->line_cap, HEAD + 320 + 2 * strlen(kind) + 6 * strlen(team), 1);
     char *p = t->line + HEAD;
@@ -246,7 +244,17 @@ static void job_slices(struct timeline *t, const struct job *j, fs_time end)
     p = fs_put(p, ",\"milli\":");
     p = num(p, j->milli);
     p = fs_put(p, end == j->end ? "}}" : t->evicting ? ",\"evicted\":true}}" : ",\"unfinished\":true}}");
-    size_t tail = (size_t)(p - (t->line + HEAD));
+    return (size_t)(p - (t->line + HEAD));
+}
+
+/* Every complete event of job j, run from its start to end: one per GPU
+ * (a million-job timeline writes a line for every GPU of every job), all
+ * the same after their thread id, which is built once, without printf.
+ * Past the limit they are only counted. */
+static void job_slices(struct timeline *t, const struct job *j, fs_time end)
+{
+    const struct cluster *cl = t->s->cl;
+    size_t tail = t->cut < 0 ? job_tail(t, j, end) : 0;
     int32_t lane = t->lane ? t->lane[j - t->s->jobs] : 0;
     if (j->nnodes > 1) {
         for (int32_t k = 0; k < j->nnodes; k++)
