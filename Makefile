@@ -57,7 +57,7 @@ FLEETSIM  := $(BUILD)/fleetsim
 # fleetsim with one test-only row in the metric table (tests/metric/run.sh).
 METRIC_FS := $(BUILD)/metric-test/fleetsim
 
-.PHONY: docs-update results backfill-figures all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel fuzz fuzz-build sweep-mpi-check valgrind
+.PHONY: docs-update results backfill-figures all man completion check demo deps install install-headers uninstall clean unit-tests validate compare browser-test regress regress-false-alarm ablation bench bench-parallel bench-gavel bench-scale fuzz fuzz-build sweep-mpi-check valgrind
 all: $(FLEETSIM) $(TESTS) $(METRIC_FS) man completion
 
 # The man pages, from the --help texts (tools/mkman.sh), and the shell
@@ -302,6 +302,10 @@ bench-parallel: $(FLEETSIM)
 # Gavel's Figure 8 job list under each round-based policy (docs/gavel.md).
 bench-gavel: $(FLEETSIM)
 	FLEETSIM=$(FLEETSIM) bench/gavel.sh
+
+# Overload and scale against their targets (bench/scale.sh, docs/benchmarks.md).
+bench-scale: $(FLEETSIM)
+	FLEETSIM=$(FLEETSIM) bench/scale.sh
 
 # Fuzzing (tests/fuzz/run.sh): libFuzzer targets built with clang, ASan and
 # UBSan into $(BUILD)/fuzz/ from library objects of their own (never mixed
