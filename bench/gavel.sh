@@ -26,12 +26,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 abs=$(cd "$traces" && pwd)
 sed "s|\.\./\.\./shared/traces|$abs|g" scenarios/gavel-fig8.json > "$tmp/fig8.json"
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. bench/lib.sh # median, machine
 
 echo "# fleetsim on Gavel's Figure 8 job list (5,365 jobs, 108 GPUs)"
 echo
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 echo
 echo "| policy | runs | wall s (median) | CPU s (median) |"
 echo "|---|---|---|---|"

@@ -28,7 +28,7 @@ plan_search=(plan -q "$tmp/plan.json" --types h100-sxm,a100-sxm-80 --max-nodes 4
              --slo "wait_p95_s<=7200")
 plan=("${plan_search[@]}" --brute-force)
 
-median() { sort -g | awk '{ x[n++] = $1 } END { print n % 2 ? x[int(n / 2)] : (x[n / 2 - 1] + x[n / 2]) / 2 }'; }
+. bench/lib.sh # median
 seconds() { # OUT CMD...: run, print wall seconds
     local out=$1 t0 t1; shift
     rm -rf "$out"

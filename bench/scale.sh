@@ -12,8 +12,9 @@
 #     (<= 8 s), 10M jobs x 100k GPUs under best-fit (<= 30 s, <= 2 GiB).
 # Each figure is the median wall time of BENCH_RUNS runs (default 3; 5 for
 # 1M best-fit) of the whole `fleetsim run`: loading, simulating, every
-# output file and, when gnuplot is installed, the charts.  It takes about
-# ten minutes on a 2-core machine; nothing else should run meanwhile.
+# output file and, when gnuplot is installed, the charts; a run past
+# BENCH_TIMEOUT seconds (default 300) stops the bench.  It takes about ten
+# minutes on a 2-core machine; nothing else should run meanwhile.
 #
 # Usage: FLEETSIM=build/fleetsim bench/scale.sh    (or make bench-scale)
 set -uo pipefail
@@ -22,8 +23,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 fleetsim=$(realpath "${FLEETSIM:-build/fleetsim}")
 runs=${BENCH_RUNS:-3}
 passes=${BENCH_PASSES:-5}
+limit_s=${BENCH_TIMEOUT:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh # median, machine, measure
 export FLEETSIM_DATA=${FLEETSIM_DATA:-$PWD/models/data}
 
 # run NAME POLICY SCENARIO: one timed run, its line appended to $tmp/rows.
@@ -31,25 +34,29 @@ run() {
     local quiet=-q
     [ "$1" = 1m ] && quiet= # its event count is in the summary on stdout
     rm -rf "$tmp/out"
-    /usr/bin/time -f "%e %M" -o "$tmp/t" "$fleetsim" run "$3" --policy "$2" $quiet -o "$tmp/out" > "$tmp/log" 2>&1 ||
-        { echo "bench scale: $1 $2 failed:" >&2; tail -3 "$tmp/log" >&2; exit 1; }
+    measure "$tmp/log" "$fleetsim" run "$3" --policy "$2" $quiet -o "$tmp/out"
+    if [ "$status" = 124 ]; then
+        echo "bench scale: $1 $2 timed out after $limit_s s (BENCH_TIMEOUT)" >&2
+        exit 1
+    elif [ "$status" != 0 ]; then
+        echo "bench scale: $1 $2 failed:" >&2
+        tail -3 "$tmp/log" >&2
+        exit 1
+    fi
     local events
     events=$(grep -o '([0-9]* events' "$tmp/log" | tr -dc 0-9)
-    echo "$1 $2 $(cat "$tmp/t") ${events:-0}" >> "$tmp/rows"
+    echo "$1 $2 $wall $rss_kib ${events:-0}" >> "$tmp/rows"
 }
 gen() { "$fleetsim" gen --jobs "$1" --gpus "$2" --seed 1 ${3:+--load "$3"} -o "$tmp/$1-$2-${3:-n}.json" > /dev/null; }
 scen() { echo "$tmp/$1-$2-${3:-n}.json"; }
 # stat NAME POLICY FIELD: the median of a field of its rows (3 wall, 4 KiB, 5 events).
-stat() {
-    awk -v n="$1" -v p="$2" -v f="$3" '$1 == n && $2 == p { print $f }' "$tmp/rows" |
-        sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t ? "met" : "**missed**") }'; }
+stat() { awk -v n="$1" -v p="$2" -v f="$3" '$1 == n && $2 == p && $f != "n/a" { print $f }' "$tmp/rows" | median; }
+# verdict V T: whether V <= T ("not measured" when V is n/a).
+verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v == "n/a" ? "not measured" : v <= t ? "met" : "**missed**") }'; }
 
 echo "# fleetsim under overload and at scale"
 echo
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+machine
 for n in 50000 100000 200000; do gen $n 10000 175; done
 gen 200000 10000; gen 1000 10000; gen 1000000 10000; gen 1000000 100000; gen 10000000 100000
 
@@ -113,7 +120,7 @@ h2=$(stat normal200000 hetero 3) h1=$(stat normal1000000 hetero 3)
 echo "| hetero, default load, 200k jobs x 10k GPUs | $h2 s | <= 3 s: $(verdict "$h2" 3) |"
 echo "| hetero, default load, 1M jobs x 10k GPUs | $h1 s | <= 20 s: $(verdict "$h1" 20) |"
 w=$(stat 1m best-fit 3) kib=$(stat 1m best-fit 4) ev=$(stat 1m best-fit 5) small=$(stat 1k best-fit 4)
-bpj=$(awk -v k="$kib" 'BEGIN { printf "%.0f", k * 1024 / 1e6 }')
+bpj=$(awk -v k="$kib" 'BEGIN { if (k == "n/a") print k; else printf "%.0f", k * 1024 / 1e6 }')
 eps=$(awk -v e="$ev" -v w="$w" 'BEGIN { printf "%.2f", e / w / 1e6 }')
 echo "| best-fit, 1M jobs x 10k GPUs (5 runs) | $w s | <= 3 s: $(verdict "$w" 3) |"
 echo "| ... peak RSS per job | $bpj bytes ($kib KiB; a 1k-job run: $small KiB) | <= 160: $(verdict "$bpj" 160) |"
@@ -121,5 +128,5 @@ echo "| ... events per second ($ev events / wall) | ${eps}M | >= 1M: $(verdict 1
 f=$(stat 1m100k fgd 3)
 echo "| fgd, 1M jobs x 100k GPUs | $f s | <= 8 s: $(verdict "$f" 8) |"
 w=$(stat 10m best-fit 3) kib=$(stat 10m best-fit 4)
-gib=$(awk -v k="$kib" 'BEGIN { printf "%.2f", k / 1048576 }')
+gib=$(awk -v k="$kib" 'BEGIN { if (k == "n/a") print k; else printf "%.2f", k / 1048576 }')
 echo "| best-fit, 10M jobs x 100k GPUs | $w s, $gib GiB | <= 30 s: $(verdict "$w" 30); <= 2 GiB: $(verdict "$gib" 2) |"
