@@ -33,6 +33,13 @@ static int hex(char ch)
          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
 }
 
+/* Four hex digits at p, or -1 when one is not. */
+static long hex4(const char *p)
+{
+    int a = hex(p[0]), b = hex(p[1]), c = hex(p[2]), d = hex(p[3]);
+    return a < 0 || b < 0 || c < 0 || d < 0 ? -1 : (long)(a << 12 | b << 8 | c << 4 | d);
+}
+
 /* Bytes a string holds as they are: not a quote, a backslash or a
  * control character. */
 static bool plain[256];
@@ -88,9 +95,18 @@ static bool string(struct cursor *c)
         if (q[1] && strchr("\"\\/bfnrt", q[1])) {
             c->p += 2;
         } else if (q[1] == 'u') {
-            if (c->end - q < 6 || hex(q[2]) < 0 || hex(q[3]) < 0 || hex(q[4]) < 0 || hex(q[5]) < 0)
+            /* A surrogate only as a pair: the replies echo the body's
+             * strings, and strict readers refuse a lone one. */
+            long u = c->end - q < 6 ? -1 : hex4(q + 2);
+            if (u < 0 || (u >= 0xDC00 && u < 0xE000))
                 return false;
             c->p += 6;
+            if (u >= 0xD800 && u < 0xDC00) {
+                long low = c->end - q < 12 || q[6] != '\\' || q[7] != 'u' ? -1 : hex4(q + 8);
+                if (low < 0xDC00 || low >= 0xE000)
+                    return false;
+                c->p += 6;
+            }
         } else {
             return false;
         }
@@ -342,11 +358,6 @@ static size_t utf8(unsigned long u, char *out)
     return 4;
 }
 
-static unsigned long hex4(const char *p)
-{
-    return (unsigned long)(hex(p[0]) << 12 | hex(p[1]) << 8 | hex(p[2]) << 4 | hex(p[3]));
-}
-
 long jscan_string(struct jspan v, char *buf, size_t size)
 {
     if (!jspan_is(v, '"') || !size)
@@ -362,14 +373,11 @@ long jscan_string(struct jspan v, char *buf, size_t size)
             char e = p[1];
             p += 2;
             if (e == 'u') {
-                unsigned long u = hex4(p);
+                unsigned long u = (unsigned long)hex4(p);
                 p += 4;
-                if (u >= 0xD800 && u < 0xDC00 && p + 6 <= end && p[0] == '\\' && p[1] == 'u' &&
-                    hex4(p + 2) >= 0xDC00 && hex4(p + 2) < 0xE000) {
-                    u = 0x10000 + ((u - 0xD800) << 10) + (hex4(p + 2) - 0xDC00);
+                if (u >= 0xD800 && u < 0xDC00) { /* a pair: jscan_check saw its low half */
+                    u = 0x10000 + ((u - 0xD800) << 10) + ((unsigned long)hex4(p + 2) - 0xDC00);
                     p += 6;
-                } else if (u >= 0xD800 && u < 0xE000) {
-                    u = 0xFFFD;
                 }
                 k = utf8(u, tmp);
             } else {

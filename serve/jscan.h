@@ -5,7 +5,9 @@
  * call (about 0.7 KiB a node, 0.9 MiB at 1,213 nodes); building a cJSON
  * tree of that costs milliseconds in malloc and free alone, most of it for
  * fields the extender never reads.  jscan_check validates the whole body
- * (RFC 8259 syntax, nesting at most JSCAN_MAX_DEPTH) and records where
+ * (RFC 8259 syntax, nesting at most JSCAN_MAX_DEPTH, a \u surrogate only
+ * as a high-low pair, since replies echo the body's strings and strict
+ * readers refuse a lone one) and records where
  * each object and array ends, so finding a member later skips nested
  * values in one step instead of rescanning them (siblings met in order
  * are found without a search).
@@ -65,7 +67,7 @@ struct jspan jscan_path(const struct jscan *s, struct jspan obj, const char *con
 bool jscan_next(const struct jscan *s, struct jspan c, size_t *it, struct jspan *key, struct jspan *val);
 
 /* A string value, unescaped into buf (NUL-terminated; \u escapes as
- * UTF-8, a lone surrogate as U+FFFD).  RET: its length, or -1 when v is
+ * UTF-8, a surrogate pair as one code point).  RET: its length, or -1 when v is
  * not a string or does not fit in size - 1 bytes. */
 long jscan_string(struct jspan v, char *buf, size_t size);
 

@@ -58,8 +58,15 @@ static void test_jscan(void)
     CU_ASSERT_EQUAL(jscan_string(v, buf, sizeof buf), 5);  /* é is 2 bytes */
     CU_ASSERT_STRING_EQUAL(buf, "x\"y\xc3\xa9");
     CU_ASSERT_EQUAL(jscan_string(v, buf, 4), -1);  /* does not fit */
+    /* A surrogate pair is one code point: U+1F600, 4 bytes of UTF-8. */
+    v = scan(&s, "\"a\\ud83d\\ude00b\"");
+    CU_ASSERT_EQUAL(jscan_string(v, buf, sizeof buf), 6);
+    CU_ASSERT_STRING_EQUAL(buf, "a\xf0\x9f\x98\x80" "b");
     static const char *const bad[] = {"", "{", "[1,]", "{\"a\" 1}", "{\"a\":01}", "\"\\x\"", "[1] 2",
-                                      "tru", "{\"a\":\"\x01\"}", "-", "1.", "1e", "[\"\\u12g4\"]", "{,}"};
+                                      "tru", "{\"a\":\"\x01\"}", "-", "1.", "1e", "[\"\\u12g4\"]", "{,}",
+                                      /* surrogates only as pairs: lone high, lone low, high then
+                                       * no low, high cut short */
+                                      "\"\\ud83d\"", "\"\\ude00\"", "\"\\ud83d\\u0041\"", "\"\\ud83d\\ude0\""};
     for (size_t i = 0; i < FS_ARRAY_LEN(bad); i++) {
         size_t at;
         CU_ASSERT_EQUAL(jscan_check(&s, bad[i], strlen(bad[i]), &r, &at), -1);
